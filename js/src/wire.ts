@@ -1,0 +1,267 @@
+/**
+ * The wire between the kernel and the front end; see docs/wire.md.
+ * Python mirror: src/chunkscope/wire.py. Keep the two equal.
+ */
+
+export type RunStatus =
+  | "waiting"
+  | "running"
+  | "finished"
+  | "aborted"
+  | "error"
+  | "tripwire"
+  | "suspended"
+  | "awaiting-approval";
+
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  reasoningTokens?: number;
+  cachedInputTokens?: number;
+}
+
+export interface RunInfo {
+  title: string;
+  status: RunStatus;
+  runId: string | null;
+  finishReason: string | null;
+  usage: Usage | null;
+  ttftMs: number | null;
+  elapsedMs: number;
+  chunkCount: number;
+  outputTokens: number | null;
+  error: string | null;
+  ended: boolean;
+}
+
+export type PartKind =
+  | "run"
+  | "step"
+  | "text"
+  | "reasoning"
+  | "tool"
+  | "output"
+  | "source"
+  | "file"
+  | "object"
+  | "data"
+  | "background"
+  | "workflow"
+  | "wstep"
+  | "network"
+  | "notice";
+
+export interface PartBase {
+  id: string;
+  kind: PartKind;
+  parent: string | null;
+  step: string | null;
+  t0: number;
+  t1: number | null;
+  chunk: number;
+  [extra: string]: unknown;
+}
+
+export type Mark = [t: number, length: number];
+export type StateMark = [t: number, state: string];
+
+export interface RunPart extends PartBase {
+  kind: "run";
+  runId: string | null;
+  label: string;
+  status: RunStatus;
+  finishReason: string | null;
+  usage: Usage | null;
+}
+export interface StepPart extends PartBase {
+  kind: "step";
+  index: number;
+  finishReason: string | null;
+  usage: Usage | null;
+  warnings: unknown;
+}
+export interface TextPart extends PartBase {
+  kind: "text";
+  text: string;
+  marks: Mark[];
+}
+export interface ReasoningPart extends PartBase {
+  kind: "reasoning";
+  text: string;
+  marks: Mark[];
+  redacted: boolean;
+  signature: string | null;
+}
+export type ToolState =
+  | "input-streaming"
+  | "running"
+  | "awaiting-approval"
+  | "suspended"
+  | "done"
+  | "error"
+  | "denied";
+export interface ToolPart extends PartBase {
+  kind: "tool";
+  toolCallId: string;
+  toolName: string;
+  state: ToolState;
+  states: StateMark[];
+  argsText: string;
+  args: unknown;
+  result: unknown;
+  error: unknown;
+  providerExecuted: boolean | null;
+  suspendPayload: unknown;
+  approval: unknown;
+}
+export interface OutputPart extends PartBase {
+  kind: "output";
+  data: unknown;
+  from: string | null;
+}
+export interface SourcePart extends PartBase {
+  kind: "source";
+  sourceType: string | null;
+  title: string | null;
+  url: string | null;
+  mimeType: string | null;
+  filename: string | null;
+}
+export interface FilePart extends PartBase {
+  kind: "file";
+  mimeType: string | null;
+  data: string;
+  filename: string | null;
+}
+export interface ObjectPart extends PartBase {
+  kind: "object";
+  object: unknown;
+  final: boolean;
+}
+export interface DataPart extends PartBase {
+  kind: "data";
+  dataType: string;
+  dataId: string | null;
+  data: unknown;
+}
+export type BackgroundState = "started" | "running" | "suspended" | "completed" | "failed" | "cancelled";
+export interface BackgroundPart extends PartBase {
+  kind: "background";
+  taskId: string;
+  toolName: string | null;
+  toolCallId: string | null;
+  state: BackgroundState;
+  states: StateMark[];
+  progress: unknown;
+  result: unknown;
+  error: unknown;
+}
+export interface WorkflowPart extends PartBase {
+  kind: "workflow";
+  runId: string | null;
+  workflowId: string | null;
+  status: string;
+  result: unknown;
+}
+export interface WorkflowStepPart extends PartBase {
+  kind: "wstep";
+  stepId: string;
+  status: string;
+  states: StateMark[];
+  input: unknown;
+  output: unknown;
+  error: unknown;
+  progress: unknown;
+}
+export interface NetworkPart extends PartBase {
+  kind: "network";
+  event: string;
+  label: string;
+  payload: unknown;
+}
+export type NoticeKind = "error" | "abort" | "tripwire" | "goal" | "unknown" | "invalid" | "warning";
+export interface NoticePart extends PartBase {
+  kind: "notice";
+  level: "error" | "warning" | "info";
+  notice: NoticeKind;
+  message: string;
+  detail: unknown;
+}
+
+export type Part =
+  | RunPart
+  | StepPart
+  | TextPart
+  | ReasoningPart
+  | ToolPart
+  | OutputPart
+  | SourcePart
+  | FilePart
+  | ObjectPart
+  | DataPart
+  | BackgroundPart
+  | WorkflowPart
+  | WorkflowStepPart
+  | NetworkPart
+  | NoticePart;
+
+export type ChunkFamily =
+  | "text"
+  | "reasoning"
+  | "tools"
+  | "control"
+  | "workflow"
+  | "background"
+  | "data"
+  | "network"
+  | "errors"
+  | "other";
+
+export interface ChunkRow {
+  i: number;
+  n: number;
+  t: number;
+  type: string;
+  from: string | null;
+  family: ChunkFamily;
+  part: string | null;
+  json: unknown;
+  truncated?: boolean;
+}
+
+export interface Snapshot {
+  v: 1;
+  seq: number;
+  run: RunInfo;
+  parts: Part[];
+  rows: ChunkRow[];
+}
+
+export interface TransientItem {
+  t: number;
+  i: number;
+  type: string;
+  id: string | null;
+  data: unknown;
+}
+
+export type Op =
+  | { op: "run"; set: Partial<RunInfo> }
+  | { op: "add"; part: Part }
+  | { op: "append"; id: string; field: "text" | "argsText"; text: string; t: number }
+  | { op: "set"; id: string; set: Record<string, unknown>; t: number }
+  | { op: "rows"; rows: ChunkRow[] }
+  | { op: "transient"; item: TransientItem };
+
+export type Down =
+  | { kind: "batch"; seq: number; ops: Op[] }
+  | { kind: "snapshot"; snapshot: Snapshot; transient: TransientItem[] };
+
+export type Up = { kind: "ready" } | { kind: "resync"; have: number } | { kind: "stop" };
+
+/** Synced traits of StreamView. */
+export interface Model {
+  title: string;
+  snapshot: Snapshot | null;
+}
