@@ -1,0 +1,67 @@
+"""Fixtures for the end-to-end tests: one JupyterLab and one Chromium per session,
+a fresh browser context (and so a fresh page) per test."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Generator, Iterator
+from pathlib import Path
+
+import pytest
+from lab import LabPage, LabServer, launch_chromium, run_lab
+from lab.paths import ARTIFACTS, kernel_pythonpath
+from playwright.sync_api import Browser, sync_playwright
+
+_SERVER_KEY = pytest.StashKey[LabServer]()
+_LOG_TAIL_BYTES = 20_000
+
+
+@pytest.fixture(scope="session")
+def lab_server(pytestconfig: pytest.Config) -> Iterator[LabServer]:
+    """JupyterLab on 127.0.0.1 with default server settings, stopped by process group."""
+    with (
+        tempfile.TemporaryDirectory(prefix="chunkscope-lab-") as workdir,
+        run_lab(
+            Path(workdir), ARTIFACTS / "jupyterlab.log", extra_pythonpath=kernel_pythonpath()
+        ) as server,
+    ):
+        pytestconfig.stash[_SERVER_KEY] = server
+        yield server
+        del pytestconfig.stash[_SERVER_KEY]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Debian Chromium, closed (with Playwright's driver) at the end of the session."""
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def lab(lab_server: LabServer, browser: Browser) -> Iterator[LabPage]:
+    """A page in a fresh browser context with the notebook helpers; kernels stop afterwards."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        yield LabPage(lab_server, page, ARTIFACTS)
+    finally:
+        context.close()
+        lab_server.shutdown_kernels()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Attach the tail of the JupyterLab log to every failing e2e test's report."""
+    report = yield
+    server = item.config.stash.get(_SERVER_KEY, None)
+    if report.failed and server is not None:
+        text = server.log_text(max(0, server.log_size() - _LOG_TAIL_BYTES))
+        report.sections.append((f"JupyterLab log (tail of {server.log_path})", text))
+    return report

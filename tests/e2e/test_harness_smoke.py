@@ -1,0 +1,77 @@
+"""The harness itself works: widgets render in a real JupyterLab and their state is saved."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+from lab import LabPage
+
+SLIDER_CELL = """\
+import ipywidgets
+slider = ipywidgets.IntSlider(value=7, min=0, max=10, description="smoke")
+slider
+"""
+
+# A counter defined inline: the smallest anywidget with a synced trait and a click handler.
+COUNTER_CELL = """\
+import anywidget
+import traitlets
+
+class Counter(anywidget.AnyWidget):
+    _esm = '''
+    function render({ model, el }) {
+      const button = document.createElement("button");
+      button.className = "smoke-counter";
+      const draw = () => { button.textContent = `count is ${model.get("value")}`; };
+      button.addEventListener("click", () => {
+        model.set("value", model.get("value") + 1);
+        model.save_changes();
+      });
+      model.on("change:value", draw);
+      draw();
+      el.appendChild(button);
+    }
+    export default { render };
+    '''
+    value = traitlets.Int(0).tag(sync=True)
+
+counter = Counter()
+counter
+"""
+
+KERNEL_CELL = "import sys\nprint(sys.executable)"
+
+
+@pytest.mark.e2e
+def test_widgets_render_and_their_state_is_saved(lab: LabPage) -> None:
+    started = time.monotonic()
+    lab.set_save_widget_state(True)
+    path = lab.new_notebook([KERNEL_CELL, SLIDER_CELL, COUNTER_CELL], "smoke")
+    lab.open(path)
+
+    assert lab.run_all(), "a cell failed"
+    lab.wait_for(".widget-slider")
+    counter = lab.wait_for("button.smoke-counter")
+    assert counter.text_content() == "count is 0"
+    counter.click()
+    lab.page.wait_for_function(
+        "() => document.querySelector('button.smoke-counter').textContent === 'count is 1'"
+    )
+    # The kernel is the interpreter running the tests, so the package under test is importable.
+    assert sys.executable in lab.outputs_text()
+    assert not lab.has_error_output()
+    assert not lab.iopub_warning_seen()
+
+    lab.save()
+    lab.screenshot("harness-smoke")
+    saved = lab.read_notebook(path)
+    widget_states = saved["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"][
+        "state"
+    ]
+    models = {model["model_name"]: model["state"] for model in widget_states.values()}
+    assert models["IntSliderModel"]["value"] == 7
+    assert models["AnyModel"]["value"] == 1
+    assert not lab.console_errors, lab.console_errors
+    assert time.monotonic() - started < 60
