@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { viewAt } from "../src/scrub";
+import type { Part, TextPart, ToolPart, BackgroundPart, WorkflowStepPart } from "../src/wire";
+import { background, row, runInfo, step, stateOf, text, tool, wstep } from "./timeline/builders";
+
+function finishedRun() {
+  const parts: Part[] = [
+    step("s0", 0, 0, 900, "stop"),
+    text("t", 20, 300, "Hello there, world", [
+      [20, 5],
+      [60, 11],
+      [300, 18],
+    ]),
+    tool("k", "search", [[310, "input-streaming"], [340, "running"], [500, "awaiting-approval"], [560, "running"], [700, "done"]], 700, {
+      result: { hits: 2 },
+      approval: { approved: true },
+    }),
+    tool("bad", "fetch", [[320, "running"], [650, "error"]], 650, { error: "timeout" }),
+    background("bg", [[350, "started"], [360, "running"], [800, "completed"]], 800, { progress: 1, result: "ok" }),
+    wstep("ws", "prepare", [[400, "running"], [450, "suspended"], [600, "running"], [820, "success"]], 820, {
+      output: { ready: true },
+    }),
+    text("late", 850, 890, "bye", [[850, 3]]),
+  ];
+  const rows = [row(0, 0, "start", "control"), row(1, 20, "text-delta", "text", "t", 3), row(2, 310, "tool-call", "tools", "k"), row(3, 850, "text-delta", "text", "late")];
+  const state = stateOf(runInfo({ elapsedMs: 900, ttftMs: 20 }), parts, rows);
+  state.transient.push({ t: 100, i: 9, type: "data-progress", id: null, data: 1 }, { t: 880, i: 10, type: "data-progress", id: null, data: 2 });
+  return state;
+}
+
+describe("viewAt", () => {
+  it("cuts text to the length of the last mark at or before t", () => {
+    const state = finishedRun();
+    const at = (t: number) => (viewAt(state, t).byId.get("t") as TextPart | undefined)?.text;
+    expect(at(10)).toBeUndefined();
+    expect(at(20)).toBe("Hello");
+    expect(at(59)).toBe("Hello");
+    expect(at(100)).toBe("Hello there");
+    expect(at(300)).toBe("Hello there, world");
+    const past = viewAt(state, 100).byId.get("t") as TextPart;
+    expect(past.t1).toBeNull();
+    expect(past.marks).toEqual([[20, 5], [60, 11]]);
+  });
+
+  it("gives tools the state they had at t and hides what arrived later", () => {
+    const state = finishedRun();
+    const at = (t: number) => viewAt(state, t).byId.get("k") as ToolPart;
+    expect(at(320).state).toBe("input-streaming");
+    const running = at(400);
+    expect([running.state, running.result, running.t1, running.approval]).toEqual(["running", null, null, null]);
+    expect(at(520).state).toBe("awaiting-approval");
+    expect(at(520).approval).toEqual({ approved: true });
+    const done = at(700);
+    expect([done.state, done.result]).toEqual(["done", { hits: 2 }]);
+    expect(done).toBe(state.byId.get("k")); // settled parts are shared, not copied
+    expect((viewAt(state, 600).byId.get("bad") as ToolPart).error).toBeNull();
+    expect((viewAt(state, 650).byId.get("bad") as ToolPart).error).toBe("timeout");
+  });
+
+  it("rewinds background tasks and workflow steps", () => {
+    const state = finishedRun();
+    const bg = viewAt(state, 500).byId.get("bg") as BackgroundPart;
+    expect([bg.state, bg.result, bg.states.length]).toEqual(["running", null, 2]);
+    expect((viewAt(state, 355).byId.get("bg") as BackgroundPart).progress).toBeNull();
+    const suspended = viewAt(state, 500).byId.get("ws") as WorkflowStepPart;
+    expect([suspended.status, suspended.output]).toEqual(["suspended", null]);
+    const done = viewAt(state, 830).byId.get("ws") as WorkflowStepPart;
+    expect([done.status, done.output]).toEqual(["success", { ready: true }]);
+  });
+
+  it("leaves out parts, rows and transient items that came after t", () => {
+    const state = finishedRun();
+    const view = viewAt(state, 400);
+    expect(view.parts.map((p) => p.id)).toEqual(["s0", "t", "k", "bad", "bg", "ws"]);
+    expect(view.rows.map((r) => r.i)).toEqual([0, 1, 2]);
+    expect(view.transient.map((x) => x.i)).toEqual([9]);
+    expect(state.parts).toHaveLength(7); // the store is untouched
+  });
+
+  it("shows a finished run as still running before its end, and as it ended after", () => {
+    const state = finishedRun();
+    const mid = viewAt(state, 400).run;
+    expect([mid.status, mid.elapsedMs, mid.ended, mid.finishReason, mid.usage, mid.ttftMs]).toEqual([
+      "running",
+      400,
+      false,
+      null,
+      null,
+      20,
+    ]);
+    expect(mid.chunkCount).toBe(1 + 3 + 1 + 1);
+    expect(viewAt(state, 10).run.ttftMs).toBeNull();
+    expect(viewAt(state, -1).run.status).toBe("waiting");
+    const end = viewAt(state, 900);
+    expect(end.run).toBe(state.run);
+    expect(end.run.status).toBe("finished");
+    expect((end.byId.get("s0") as Part).t1).toBe(900);
+  });
+
+  it("keeps working on a live run scrubbed back from its edge", () => {
+    const parts: Part[] = [text("t", 0, null, "abcdef", [[0, 2], [40, 6]]), tool("k", "x", [[10, "running"]], null)];
+    const state = stateOf(runInfo({ status: "running", ended: false, elapsedMs: 50, finishReason: null }), parts);
+    const view = viewAt(state, 20);
+    expect((view.byId.get("t") as TextPart).text).toBe("ab");
+    expect((view.byId.get("k") as ToolPart).state).toBe("running");
+    expect(view.run.elapsedMs).toBe(20);
+    expect(viewAt(state, 50).run).toBe(state.run);
+  });
+});
