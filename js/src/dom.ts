@@ -1,0 +1,37 @@
+/**
+ * Small DOM helpers. Everything textual goes in through `textContent`, never markup.
+ */
+
+/** A new element with a class and, optionally, text. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className = "",
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Set text only when it differs, so unchanged labels cost no DOM work. */
+export function setText(node: HTMLElement, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** Seconds with one decimal: 1234 → "1.2 s". */
+export function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Make `parent`'s children exactly `wanted`, in order, moving only what is out of place:
+ * cheap when nothing changed (one comparison per child).
+ */
+export function placeChildren(parent: HTMLElement, wanted: readonly HTMLElement[]): void {
+  for (let k = 0; k < wanted.length; k++) {
+    const node = wanted[k] as HTMLElement;
+    if (parent.children[k] !== node) parent.insertBefore(node, parent.children[k] ?? null);
+  }
+  while (parent.children.length > wanted.length) parent.lastElementChild?.remove();
+}

@@ -1,0 +1,130 @@
+/**
+ * Markdown for untrusted model output: marked turns it into HTML, DOMPurify cleans it, and
+ * a few rules of ours are enforced on the result (safe links, images from data:/http(s)
+ * with an allowed type only). `MarkdownView` renders a growing text incrementally: blocks
+ * that are complete are rendered once and kept; only the last block is re-rendered.
+ */
+import createDOMPurify, { type DOMPurify } from "dompurify";
+import { Marked } from "marked";
+
+/** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
+export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+/** A still-growing last block longer than this is shown as plain text until it ends, so a
+ * huge unfinished paragraph or code block is not re-parsed on every frame. */
+export const LIVE_MARKDOWN_LIMIT = 32_000;
+
+const marked = new Marked({ gfm: true, breaks: false });
+let purifier: DOMPurify | null = null;
+
+/** Our own DOMPurify instance, so our hooks never touch other users of the library. */
+function getPurifier(): DOMPurify {
+  if (purifier !== null) return purifier;
+  const instance = createDOMPurify(window);
+  instance.addHook("afterSanitizeAttributes", (node) => {
+    if (node.nodeName === "A") {
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer");
+    }
+    if (node.nodeName === "IMG") {
+      const src = node.getAttribute("src") ?? "";
+      if (!isAllowedImageUrl(src)) node.removeAttribute("src");
+    }
+  });
+  purifier = instance;
+  return instance;
+}
+
+/** http(s) URLs, or data: URLs of an inline image type. */
+export function isAllowedImageUrl(url: string): boolean {
+  const trimmed = url.trim().toLowerCase();
+  if (trimmed.startsWith("https://") || trimmed.startsWith("http://")) return true;
+  const match = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+)[;,]/.exec(trimmed);
+  return match !== null && INLINE_IMAGE_TYPES.includes(match[1] ?? "");
+}
+
+/** http(s) and mailto links only; anything else (javascript:, data:, relative) is refused. */
+export function isSafeLinkUrl(url: string): boolean {
+  return /^(https?:|mailto:)/i.test(url.trim());
+}
+
+/** Markdown source → a sanitized DocumentFragment. */
+export function renderMarkdown(source: string): DocumentFragment {
+  const html = marked.parse(source, { async: false });
+  return getPurifier().sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
+    FORBID_ATTR: ["style"],
+    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|data:image\/(?:png|jpeg|gif|webp)[;,]|#)/i,
+    RETURN_DOM_FRAGMENT: true,
+  });
+}
+
+/**
+ * Where the complete blocks of `tail` end: the length of its prefix made of every block
+ * before the last real one. A block is known complete once another block follows it.
+ */
+export function completePrefixLength(tail: string): number {
+  const tokens = marked.lexer(tail);
+  let last = tokens.length - 1;
+  while (last >= 0 && tokens[last]?.type === "space") last--;
+  let length = 0;
+  for (let k = 0; k < last; k++) length += tokens[k]?.raw.length ?? 0;
+  // marked normalises some input (line endings); commit only when raws match the source.
+  let joined = "";
+  for (let k = 0; k < last; k++) joined += tokens[k]?.raw ?? "";
+  return tail.startsWith(joined) ? length : 0;
+}
+
+/** A growing markdown text drawn into one element. */
+export class MarkdownView {
+  /** The element holding the rendered markdown. */
+  readonly el: HTMLElement;
+  private committed = "";
+  private readonly done: HTMLElement;
+  private readonly live: HTMLElement;
+  private lastTail: string | null = null;
+  private lastFinal = false;
+
+  constructor(className = "cs-md") {
+    this.el = document.createElement("div");
+    this.el.className = className;
+    this.done = document.createElement("div");
+    this.done.className = "cs-md-done";
+    this.live = document.createElement("div");
+    this.live.className = "cs-md-live";
+    this.el.append(this.done, this.live);
+  }
+
+  /** Show `text`; `final` says it will not grow any more. */
+  update(text: string, final: boolean): void {
+    if (!text.startsWith(this.committed)) {
+      // Not a continuation (a past state while scrubbing, or a replaced part): start over.
+      this.committed = "";
+      this.done.replaceChildren();
+      this.lastTail = null;
+    }
+    let tail = text.slice(this.committed.length);
+    if (tail.length <= LIVE_MARKDOWN_LIMIT || final) {
+      const cut = final ? 0 : completePrefixLength(tail);
+      if (cut > 0) {
+        const block = document.createElement("div");
+        block.className = "cs-md-block";
+        block.append(renderMarkdown(tail.slice(0, cut)));
+        this.done.append(block);
+        this.committed += tail.slice(0, cut);
+        tail = tail.slice(cut);
+      }
+    }
+    if (tail === this.lastTail && final === this.lastFinal) return;
+    this.lastTail = tail;
+    this.lastFinal = final;
+    if (tail.length > LIVE_MARKDOWN_LIMIT && !final) {
+      const plain = document.createElement("div");
+      plain.className = "cs-md-plain";
+      plain.textContent = tail;
+      this.live.replaceChildren(plain);
+    } else {
+      this.live.replaceChildren(renderMarkdown(tail));
+    }
+  }
+}

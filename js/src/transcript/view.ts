@@ -1,0 +1,247 @@
+/**
+ * The transcript: one block per step, drawn from any StoreState it is handed (the live one
+ * or a past one while scrubbing). Part views are kept per part id and updated only when
+ * their part changed, so a frame costs what changed plus one pass over the part list.
+ */
+import type { PanelContext } from "../panel";
+import { formatSeconds, h, placeChildren, setText } from "../dom";
+import { type PartNode, transcriptBlocks } from "../selectors";
+import type { StoreState } from "../store";
+import type { Part } from "../wire";
+import { createPartView, type PartView } from "./parts";
+
+/** Builds the run as it stood at offset `t` (ms); see scrub.ts. */
+export type PastState = (state: StoreState, t: number) => StoreState;
+
+/** Within this many pixels of the bottom counts as "at the bottom". */
+const BOTTOM_SLACK_PX = 24;
+
+interface Drawn {
+  view: PartView;
+  part: Part;
+  rev: number;
+  ended: boolean;
+  /** Where the part's nested parts go (created on demand for kinds without one). */
+  children: HTMLElement | null;
+}
+
+export class TranscriptView {
+  /** The panel's root element. */
+  readonly el = h("div", "cs-transcript-panel");
+  /** Called when the user clicks a part. */
+  onSelect: (partId: string) => void = () => {};
+  /** Called when the user leaves a past state for the live one. */
+  onBackToLive: () => void = () => {};
+
+  private readonly banner = h("div", "cs-scrub-banner");
+  private readonly bannerText = h("span");
+  private readonly scroller = h("div", "cs-transcript");
+  private readonly blocksEl = h("div", "cs-blocks");
+  private readonly empty = h("div", "cs-empty", "Waiting for the first chunk…");
+  private readonly jump = h("button", "cs-jump", "↓ jump to latest");
+  private readonly drawn = new Map<string, Drawn>();
+  private readonly loose = new Map<string, HTMLElement>();
+  private stick = true;
+  private selected: string | null = null;
+
+  constructor() {
+    const back = h("button", "cs-link-button", "back to live");
+    back.type = "button";
+    back.addEventListener("click", () => this.onBackToLive());
+    this.banner.append(this.bannerText, document.createTextNode(" · "), back);
+    this.banner.hidden = true;
+    this.jump.type = "button";
+    this.jump.hidden = true;
+    this.jump.addEventListener("click", () => {
+      this.stick = true;
+      this.toBottom();
+    });
+    this.scroller.append(this.empty, this.blocksEl);
+    this.scroller.addEventListener("scroll", () => {
+      this.stick = this.atBottom();
+      if (this.stick) this.jump.hidden = true;
+    });
+    this.blocksEl.addEventListener("click", (event) => {
+      const target = event.target as Element | null;
+      const partEl = target?.closest?.("[data-part-id]") as HTMLElement | null;
+      if (partEl?.dataset.partId !== undefined) this.onSelect(partEl.dataset.partId);
+    });
+    this.el.append(this.banner, this.scroller, this.jump);
+  }
+
+  /** Show the "viewing a past state" banner for offset `t`, or hide it (null). */
+  setScrubTime(t: number | null): void {
+    this.banner.hidden = t === null;
+    if (t !== null) setText(this.bannerText, `viewing t = ${formatSeconds(t)}`);
+  }
+
+  /** Draw `state`; only parts whose object or revision changed are updated. */
+  draw(state: StoreState): void {
+    const wasAtBottom = this.stick;
+    const before = this.scroller.scrollHeight;
+    const ended = state.run.ended;
+    const seen = new Set<string>();
+    const blocks = transcriptBlocks(state);
+    const blockEls: HTMLElement[] = [];
+    for (const block of blocks) {
+      let container: HTMLElement;
+      if (block.step !== null) {
+        const drawn = this.ensure(block.step, state, ended, seen);
+        blockEls.push(drawn.view.el);
+        container = this.childrenOf(drawn);
+      } else {
+        let el = this.loose.get(block.key);
+        if (el === undefined) {
+          el = h("div", "cs-block cs-children");
+          this.loose.set(block.key, el);
+        }
+        blockEls.push(el);
+        container = el;
+      }
+      placeChildren(container, block.nodes.map((node) => this.drawNode(node, state, ended, seen)));
+    }
+    placeChildren(this.blocksEl, blockEls);
+    for (const [id, drawn] of this.drawn) {
+      if (!seen.has(id)) {
+        drawn.view.el.remove();
+        this.drawn.delete(id);
+      }
+    }
+    const liveKeys = new Set(blocks.map((b) => b.key));
+    for (const key of this.loose.keys()) if (!liveKeys.has(key)) this.loose.delete(key);
+    this.empty.hidden = state.parts.length > 0;
+    this.highlight(this.selected);
+    if (wasAtBottom) this.toBottom();
+    else if (this.scroller.scrollHeight > before) this.jump.hidden = false;
+  }
+
+  /** Mark the part with id `partId` as selected (null clears). */
+  highlight(partId: string | null): void {
+    if (this.selected !== null) this.drawn.get(this.selected)?.view.el.classList.remove("cs-selected");
+    this.selected = partId;
+    if (partId !== null) this.drawn.get(partId)?.view.el.classList.add("cs-selected");
+  }
+
+  /** Scroll the part's element into view; false when it is not drawn. */
+  scrollTo(partId: string): boolean {
+    const drawn = this.drawn.get(partId);
+    if (drawn === undefined) return false;
+    this.stick = false;
+    for (let node: HTMLElement | null = drawn.view.el; node !== null; node = node.parentElement) {
+      if (node instanceof HTMLDetailsElement) node.open = true; // reveal it inside a closed run
+    }
+    drawn.view.el.scrollIntoView?.({ block: "center" });
+    this.highlight(partId);
+    return true;
+  }
+
+  private drawNode(node: PartNode, state: StoreState, ended: boolean, seen: Set<string>): HTMLElement {
+    const drawn = this.ensure(node.part, state, ended, seen);
+    if (node.children.length > 0 || drawn.children !== null) {
+      const kids = node.children.map((child) => this.drawNode(child, state, ended, seen));
+      placeChildren(this.childrenOf(drawn), kids);
+    }
+    return drawn.view.el;
+  }
+
+  private ensure(part: Part, state: StoreState, ended: boolean, seen: Set<string>): Drawn {
+    seen.add(part.id);
+    const rev = state.partRev.get(part.id) ?? -1;
+    let drawn = this.drawn.get(part.id);
+    if (drawn === undefined || drawn.part.kind !== part.kind) {
+      drawn?.view.el.remove();
+      const view = createPartView(part);
+      drawn = { view, part, rev: Number.NaN, ended, children: view.children };
+      this.drawn.set(part.id, drawn);
+    }
+    if (drawn.part !== part || drawn.rev !== rev || drawn.ended !== ended) {
+      drawn.view.update(part, { ended });
+      drawn.part = part;
+      drawn.rev = rev;
+      drawn.ended = ended;
+    }
+    return drawn;
+  }
+
+  private childrenOf(drawn: Drawn): HTMLElement {
+    if (drawn.children === null) {
+      drawn.children = h("div", "cs-children");
+      drawn.view.el.append(drawn.children);
+    }
+    return drawn.children;
+  }
+
+  private atBottom(): boolean {
+    const s = this.scroller;
+    return s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX;
+  }
+
+  private toBottom(): void {
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.jump.hidden = true;
+  }
+}
+
+/** Run `fn` before the next paint (or soon, where there are no animation frames). */
+export function nextFrame(fn: () => void): () => void {
+  if (typeof requestAnimationFrame === "function") {
+    const id = requestAnimationFrame(fn);
+    return () => cancelAnimationFrame(id);
+  }
+  const id = setTimeout(fn, 16);
+  return () => clearTimeout(id);
+}
+
+/** A mounted transcript: unmount it, or scroll it to a part. */
+export interface TranscriptHandle {
+  /** Stop listening and remove the transcript. */
+  unmount(): void;
+  /** Scroll to a part (leaving a past state first when the part is not in it). */
+  scrollTo(partId: string): void;
+}
+
+/**
+ * Mount the transcript in `container`, redrawn at most once per animation frame from the
+ * store (or from `pastState(store, t)` while `ctx.scrubTime` holds an offset).
+ */
+export function mountTranscript(container: HTMLElement, ctx: PanelContext, pastState: PastState | null): TranscriptHandle {
+  const view = new TranscriptView();
+  container.append(view.el);
+  view.onSelect = (id) => ctx.selection.set(id);
+  view.onBackToLive = () => ctx.scrubTime.set(null);
+  let cancel: (() => void) | null = null;
+
+  const redraw = () => {
+    cancel = null;
+    const t = ctx.scrubTime.get();
+    const live = ctx.store.get();
+    const past = t !== null && pastState !== null;
+    view.setScrubTime(past ? t : null);
+    view.draw(past ? pastState(live, t) : live);
+  };
+  const schedule = () => {
+    cancel ??= nextFrame(redraw);
+  };
+  const stops = [
+    ctx.store.subscribe(schedule),
+    ctx.scrubTime.subscribe(schedule),
+    ctx.selection.subscribe((id) => view.highlight(id)),
+  ];
+  redraw();
+  view.highlight(ctx.selection.get());
+
+  return {
+    unmount() {
+      for (const stop of stops) stop();
+      cancel?.();
+      view.el.remove();
+    },
+    scrollTo(partId) {
+      if (!view.scrollTo(partId) && ctx.scrubTime.get() !== null) {
+        ctx.scrubTime.set(null);
+        redraw();
+        view.scrollTo(partId);
+      }
+    },
+  };
+}
