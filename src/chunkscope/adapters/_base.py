@@ -1,0 +1,124 @@
+"""The shape every adapter shares: feed one foreign event, get Mastra chunks back.
+
+An adapter is a small state machine (:class:`StreamAdapter`) plus a driver that runs it over
+a sync or async iterable. The rules, the same for every format:
+
+* a foreign event the adapter cannot translate becomes a ``raw`` chunk holding the event
+  and the reason, so it stays visible; :meth:`StreamAdapter.feed` never raises;
+* when the foreign stream ends, :meth:`StreamAdapter.end` closes whatever is open (and says
+  so with an ``error`` chunk when the format has an end marker that never came);
+* when the foreign stream *raises*, the driver yields an ``error`` chunk (open parts closed
+  first) and then re-raises the exception, so the consumer sees both the chunk and the
+  failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any, overload
+
+from ._json import exception_info, to_jsonable
+from ._writer import Chunk, MastraWriter
+
+
+class StreamAdapter:
+    """Base class: subclasses implement :meth:`handle` and may override :meth:`finalize`."""
+
+    format_name = "foreign"
+    """Short name of the foreign format, used in messages and ``raw`` chunks."""
+
+    def __init__(self, run_id: str | None = None) -> None:
+        self.writer = MastraWriter(run_id)
+        """The writer that keeps the produced Mastra stream coherent."""
+
+    def handle(self, event: Any) -> None:
+        """Translate one foreign event into writer calls."""
+        raise NotImplementedError
+
+    def finalize(self) -> None:
+        """Called once when the foreign stream ends normally."""
+        self.writer.close_parts()
+
+    def feed(self, event: Any) -> list[Chunk]:
+        """Translate one event; never raises (an untranslatable event becomes ``raw``)."""
+        try:
+            self.handle(event)
+        except Exception as exc:
+            self.writer.raw(
+                {
+                    "format": self.format_name,
+                    "event": to_jsonable(event),
+                    "adapterError": f"could not translate this event: {exc!r}",
+                }
+            )
+        return self.writer.drain()
+
+    def end(self) -> list[Chunk]:
+        """Close the stream after the last event; never raises."""
+        try:
+            self.finalize()
+        except Exception as exc:
+            self.writer.error(
+                {"message": f"{self.format_name} adapter failed at end of stream: {exc!r}"}
+            )
+        return self.writer.drain()
+
+    def fail(self, exc: BaseException) -> list[Chunk]:
+        """Chunks that report the foreign stream raising ``exc`` (open parts closed)."""
+        info = exception_info(exc)
+        info["message"] = f"{self.format_name} stream raised {info['name']}: {info['message']}"
+        self.writer.error(info)
+        return self.writer.drain()
+
+    def convert(self, events: Iterable[Any]) -> list[Chunk]:
+        """Convert a whole list of events (re-raises what the iterable raises)."""
+        return list(self.iter_sync(events))
+
+    def iter_sync(self, source: Iterable[Any]) -> Iterator[Chunk]:
+        """Chunks for a sync iterable of foreign events."""
+        iterator = iter(source)
+        while True:
+            try:
+                event = next(iterator)
+            except StopIteration:
+                break
+            except Exception as exc:
+                yield from self.fail(exc)
+                raise
+            yield from self.feed(event)
+        yield from self.end()
+
+    async def iter_async(self, source: AsyncIterable[Any]) -> AsyncIterator[Chunk]:
+        """Chunks for an async iterable of foreign events."""
+        iterator = source.__aiter__()
+        while True:
+            try:
+                event = await iterator.__anext__()
+            except StopAsyncIteration:
+                break
+            except Exception as exc:
+                for chunk in self.fail(exc):
+                    yield chunk
+                raise
+            for chunk in self.feed(event):
+                yield chunk
+        for chunk in self.end():
+            yield chunk
+
+    @overload
+    def stream(self, source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
+    @overload
+    def stream(self, source: Iterable[Any]) -> Iterator[Chunk]: ...
+    def stream(self, source: Iterable[Any] | AsyncIterable[Any]) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+        """Sync chunks for a sync iterable, async chunks for an async iterable."""
+        if isinstance(source, AsyncIterable):
+            return self.iter_async(source)
+        return self.iter_sync(source)
+
+
+def as_dict(event: Any) -> dict[str, Any] | None:
+    """The event as a plain dict (SDK objects are dumped), or ``None`` when it is not one."""
+    if isinstance(event, dict):
+        return event
+    value = to_jsonable(event)
+    return value if isinstance(value, dict) else None
