@@ -153,6 +153,26 @@ export function applyDown(state: StoreState, msg: Down, receivedAt: number | nul
   return bump(state);
 }
 
+/**
+ * Take a newer saved snapshot (the synced trait) when it is ahead of what the store holds;
+ * transient items and the "snapshot message seen" flag are kept. Returns `state` unchanged
+ * when the snapshot is not newer.
+ */
+export function adoptSaved(state: StoreState, snapshot: Snapshot | null, receivedAt: number | null = null): StoreState {
+  if (!isRecord(snapshot) || typeof snapshot.seq !== "number" || snapshot.seq <= state.seq) return state;
+  const next = fromSnapshot(snapshot, state.transient);
+  next.version = state.version + 1;
+  for (const id of next.byId.keys()) next.partRev.set(id, next.version);
+  next.rowsRev = next.version;
+  next.transientRev = state.transientRev;
+  next.snapshotSeen = state.snapshotSeen;
+  next.needsResync = state.needsResync;
+  // The clock only ticks for a view that is hearing from a live kernel.
+  next.liveAnchor = state.liveAnchor === null ? null : receivedAt;
+  next.problems = [...state.problems, ...next.problems].slice(-PROBLEM_CAP);
+  return next;
+}
+
 function applyOp(state: StoreState, op: Op, receivedAt: number | null): void {
   if (!isRecord(op)) {
     note(state, `op is not an object: ${preview(op)}`);
@@ -334,11 +354,16 @@ export interface Store {
   subscribe(listener: StoreListener): () => void;
   /** Apply one kernel message and notify listeners. */
   dispatch(msg: Down): void;
+  /** Take the saved snapshot (synced trait) if it is newer than the state; see `adoptSaved`. */
+  adoptSaved(snapshot: Snapshot | null): void;
 }
 
 export function createStore(initial: StoreState = emptyState(), clock: () => number = Date.now): Store {
   let state = initial;
   const listeners = new Set<StoreListener>();
+  const notify = () => {
+    for (const listener of [...listeners]) listener(state);
+  };
   return {
     get: () => state,
     subscribe(listener) {
@@ -350,8 +375,12 @@ export function createStore(initial: StoreState = emptyState(), clock: () => num
     dispatch(msg) {
       const before = state.version;
       state = applyDown(state, msg, clock());
-      if (state.version === before) return; // ignored (old batch, or waiting for resync)
-      for (const listener of [...listeners]) listener(state);
+      if (state.version !== before) notify(); // unchanged: an old batch, or waiting for resync
+    },
+    adoptSaved(snapshot) {
+      const before = state.version;
+      state = adoptSaved(state, snapshot, clock());
+      if (state.version !== before) notify();
     },
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * The anywidget entry of StreamView. `initialize` keeps one store per model, fed by the
+ * kernel's messages (docs/wire.md); `render` draws a view of that store.
+ */
+import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
+import { mountInspector } from "@panels/inspector";
+import { mountTimeline } from "@panels/timeline";
+import { mountApp } from "./app";
+import { viewAt } from "./scrub";
+import { createStore, emptyState, fromSnapshot, type Store } from "./store";
+import type { Down, Model, Up } from "./wire";
+
+type WidgetModel = AnyModel<Model>;
+
+interface ModelEntry {
+  /** The model's store, shared by all its views. */
+  store: Store;
+  /** Send a message to the kernel. */
+  send(up: Up): void;
+  /** Stop listening to the model. */
+  dispose(): void;
+}
+
+const entries = new WeakMap<WidgetModel, ModelEntry>();
+
+/** The model's entry, created on first use: the store starts from the saved `snapshot`
+ * trait when there is one, so a reopened notebook shows the run without a kernel. */
+function entryFor(model: WidgetModel): ModelEntry {
+  const known = entries.get(model);
+  if (known !== undefined) return known;
+
+  const saved = model.get("snapshot");
+  const store = createStore(saved ? fromSnapshot(saved) : emptyState(model.get("title") ?? ""));
+  const send = (up: Up) => model.send(up);
+  const onMessage = (msg: unknown) => store.dispatch(msg as Down);
+  const onSnapshot = () => store.adoptSaved(model.get("snapshot"));
+  model.on("msg:custom", onMessage);
+  model.on("change:snapshot", onSnapshot);
+
+  // Ask once per gap; a snapshot clears `needsResync` and re-arms the request.
+  let askedForResync = false;
+  const stopWatching = store.subscribe((state) => {
+    if (state.needsResync && !askedForResync) {
+      askedForResync = true;
+      send({ kind: "resync", have: state.seq });
+    } else if (!state.needsResync) {
+      askedForResync = false;
+    }
+  });
+
+  const entry: ModelEntry = {
+    store,
+    send,
+    dispose() {
+      model.off("msg:custom", onMessage);
+      model.off("change:snapshot", onSnapshot);
+      stopWatching();
+      entries.delete(model);
+    },
+  };
+  entries.set(model, entry);
+  return entry;
+}
+
+function initialize({ model }: InitializeProps<Model>): () => void {
+  const entry = entryFor(model);
+  entry.send({ kind: "ready" });
+  return () => entry.dispose();
+}
+
+function render({ model, el }: RenderProps<Model>): () => void {
+  const entry = entryFor(model);
+  if (!entry.store.get().snapshotSeen) entry.send({ kind: "ready" });
+  const app = mountApp(el, {
+    store: entry.store,
+    onStop: () => entry.send({ kind: "stop" }),
+    fallbackTitle: () => model.get("title") ?? "",
+    mountTimeline,
+    mountInspector,
+    pastState: viewAt,
+  });
+  return () => app.unmount();
+}
+
+export default { initialize, render };
