@@ -406,6 +406,12 @@ class MastraWriter:
             chunk["transient"] = transient
         self._out.append(chunk)
 
+    def object_result(self, value: object) -> None:
+        """Emit ``object-result``: Mastra puts structured output in ``object``, not ``payload``."""
+        self._out.append(
+            {"type": "object-result", "runId": self.run_id, "from": self.from_, "object": to_jsonable(value)}
+        )
+
     def raw(self, event: object) -> None:
         """Emit a ``raw`` chunk holding a foreign event that has no Mastra equivalent."""
         value = to_jsonable(event)
