@@ -901,7 +901,11 @@ class _StepState(_StepRef):
 class WorkflowStepStartPayload(_StepState):
     """Payload of `workflow-step-start`."""
 
-    step_call_id: str = Field(description="Id of this execution of the step.")
+    step_call_id: str | None = Field(
+        None,
+        description="Id of this execution of the step. Declared required, but real streams "
+        "omit it for `.foreach()` and `.sleep()` steps.",
+    )
 
 
 class WorkflowStepFinishPayload(_StepRef):
@@ -939,7 +943,11 @@ class WorkflowStepProgressPayload(_StepRef):
 class WorkflowStepResultPayload(_StepState):
     """Payload of `workflow-step-result`: a step ended."""
 
-    step_call_id: str = Field(description="Id of this execution of the step.")
+    step_call_id: str | None = Field(
+        None,
+        description="Id of this execution of the step. Declared required, but real streams "
+        "omit it for `.foreach()` and `.sleep()` steps.",
+    )
     tripwire: JsonDict | None = Field(
         None, description="Tripwire data when a processor rejected the step."
     )
@@ -1120,7 +1128,9 @@ class NetworkExecutionEventStepFinishPayload(_Iteration):
 class NetworkExecutionEventFinishPayload(_Routing):
     """Payload of `network-execution-event-finish`: the network run ended."""
 
-    prompt: str = Field(description="Last prompt.")
+    prompt: str | None = Field(
+        None, description="Last prompt. Declared required, but real streams omit it."
+    )
     result: str = Field(description="Final result text.")
     object: Any = Field(None, description="Structured output, when requested.")
     is_complete: bool | None = Field(None, description="Whether the task is complete.")
