@@ -14,11 +14,15 @@ export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "imag
 export const LIVE_MARKDOWN_LIMIT = 32_000;
 
 const marked = new Marked({ gfm: true, breaks: false });
-let purifier: DOMPurify | null = null;
+let purifier: DOMPurify | null | undefined;
 
-/** Our own DOMPurify instance, so our hooks never touch other users of the library. */
-function getPurifier(): DOMPurify {
-  if (purifier !== null) return purifier;
+/**
+ * Our own DOMPurify instance, so our hooks never touch other users of the library; null
+ * when this DOM does not let it sanitize (checked on a probe), and markdown is then shown
+ * as plain text rather than trusted.
+ */
+function getPurifier(): DOMPurify | null {
+  if (purifier !== undefined) return purifier;
   const instance = createDOMPurify(window);
   instance.addHook("afterSanitizeAttributes", (node) => {
     if (node.nodeName === "A") {
@@ -30,8 +34,11 @@ function getPurifier(): DOMPurify {
       if (!isAllowedImageUrl(src)) node.removeAttribute("src");
     }
   });
-  purifier = instance;
-  return instance;
+  const probe = instance.sanitize('<img src="x" onerror="x()"><b>b</b>', { RETURN_DOM_FRAGMENT: true });
+  const works =
+    instance.isSupported && probe.querySelector("[onerror]") === null && probe.querySelector("b") !== null;
+  purifier = works ? instance : null;
+  return purifier;
 }
 
 /** http(s) URLs, or data: URLs of an inline image type. */
@@ -49,8 +56,17 @@ export function isSafeLinkUrl(url: string): boolean {
 
 /** Markdown source → a sanitized DocumentFragment. */
 export function renderMarkdown(source: string): DocumentFragment {
+  const sanitizer = getPurifier();
+  if (sanitizer === null) {
+    const fragment = document.createDocumentFragment();
+    const plain = document.createElement("div");
+    plain.className = "cs-md-plain";
+    plain.textContent = source;
+    fragment.append(plain);
+    return fragment;
+  }
   const html = marked.parse(source, { async: false });
-  return getPurifier().sanitize(html, {
+  return sanitizer.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
     FORBID_ATTR: ["style"],

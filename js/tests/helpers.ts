@@ -1,0 +1,64 @@
+/** Builders for wire values used across the tests. */
+import { emptyRun } from "../src/store";
+import type { ChunkRow, Down, Op, Part, RunInfo, Snapshot, TransientItem } from "../src/wire";
+
+let counter = 0;
+
+/** A part of `kind` with the base fields filled in; `fields` override. */
+export function part(kind: Part["kind"], fields: Record<string, unknown> = {}): Part {
+  counter += 1;
+  const defaults: Record<string, Record<string, unknown>> = {
+    text: { text: "", marks: [] },
+    reasoning: { text: "", marks: [], redacted: false, signature: null },
+    tool: {
+      toolCallId: `call-${counter}`,
+      toolName: "search",
+      state: "input-streaming",
+      states: [],
+      argsText: "",
+      args: null,
+      result: null,
+      error: null,
+      providerExecuted: null,
+      suspendPayload: null,
+      approval: null,
+    },
+    step: { index: 0, finishReason: null, usage: null, warnings: [] },
+    run: { runId: "r", label: "sub-agent", status: "running", finishReason: null, usage: null },
+  };
+  return {
+    id: `p${counter}`,
+    kind,
+    parent: null,
+    step: null,
+    t0: 0,
+    t1: null,
+    chunk: 0,
+    ...(defaults[kind] ?? {}),
+    ...fields,
+  } as Part;
+}
+
+export function run(fields: Partial<RunInfo> = {}): RunInfo {
+  return { ...emptyRun("test run"), ...fields };
+}
+
+export function snapshot(parts: Part[], fields: Partial<Snapshot> = {}): Snapshot {
+  return { v: 1, seq: 0, run: run({ status: "running" }), parts, rows: [], ...fields };
+}
+
+export function batch(seq: number, ...ops: Op[]): Down {
+  return { kind: "batch", seq, ops };
+}
+
+export function snapshotMsg(snap: Snapshot, transient: TransientItem[] = []): Down {
+  return { kind: "snapshot", snapshot: snap, transient };
+}
+
+export function row(i: number, fields: Partial<ChunkRow> = {}): ChunkRow {
+  return { i, n: 1, t: i, type: "text-delta", from: "AGENT", family: "text", part: null, json: {}, ...fields };
+}
+
+export function transient(i: number, type: string, id: string | null, data: unknown): TransientItem {
+  return { t: i, i, type, id, data };
+}

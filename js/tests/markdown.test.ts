@@ -1,0 +1,78 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { completePrefixLength, isAllowedImageUrl, MarkdownView, renderMarkdown } from "../src/markdown";
+
+function html(source: string): HTMLElement {
+  const div = document.createElement("div");
+  div.append(renderMarkdown(source));
+  return div;
+}
+
+describe("renderMarkdown", () => {
+  it("renders markdown with code blocks", () => {
+    const div = html("# Title\n\nSome **bold** text.\n\n```py\nprint('<b>')\n```\n");
+    expect(div.querySelector("h1")?.textContent).toBe("Title");
+    expect(div.querySelector("strong")?.textContent).toBe("bold");
+    expect(div.querySelector("pre code")?.textContent).toBe("print('<b>')\n");
+  });
+
+  it("strips event handlers and script", () => {
+    const div = html('Look <img src="https://x.test/a.png" onerror="alert(1)"> <script>alert(2)</script>');
+    const img = div.querySelector("img");
+    expect(img?.getAttribute("onerror")).toBeNull();
+    expect(div.querySelector("script")).toBeNull();
+    expect(div.innerHTML).not.toContain("alert");
+  });
+
+  it("drops javascript: links and opens the rest in a new tab without an opener", () => {
+    const div = html("[bad](javascript:alert(1)) and [good](https://example.com)");
+    const links = [...div.querySelectorAll("a")];
+    expect(links.map((a) => a.getAttribute("href"))).toEqual([null, "https://example.com"]);
+    for (const a of links) {
+      expect(a.getAttribute("target")).toBe("_blank");
+      expect(a.getAttribute("rel")).toBe("noopener noreferrer");
+    }
+  });
+
+  it("allows only inline images of safe types", () => {
+    const div = html(
+      "![png](data:image/png;base64,iVBORw0KGgo=) ![svg](data:image/svg+xml;base64,PHN2Zz4=) ![web](https://x.test/i.webp)",
+    );
+    const sources = [...div.querySelectorAll("img")].map((img) => img.getAttribute("src"));
+    expect(sources).toEqual(["data:image/png;base64,iVBORw0KGgo=", null, "https://x.test/i.webp"]);
+    expect(html("<svg><script>alert(1)</script></svg>").querySelector("svg")).toBeNull();
+  });
+
+  it("knows which image URLs are allowed", () => {
+    expect(isAllowedImageUrl("data:image/gif;base64,R0lGOD")).toBe(true);
+    expect(isAllowedImageUrl("data:text/html,<b>")).toBe(false);
+    expect(isAllowedImageUrl("javascript:alert(1)")).toBe(false);
+  });
+});
+
+describe("incremental rendering", () => {
+  it("finds where the complete blocks end", () => {
+    expect(completePrefixLength("one paragraph")).toBe(0);
+    expect(completePrefixLength("first\n\nsecond")).toBe("first\n\n".length);
+    expect(completePrefixLength("```\ncode\n\nmore")).toBe(0); // an open fence is one block
+  });
+
+  it("keeps finished blocks' DOM and re-renders only the growing one", () => {
+    const view = new MarkdownView();
+    view.update("# Head\n\nFirst para", false);
+    const heading = view.el.querySelector("h1");
+    view.update("# Head\n\nFirst paragraph.\n\nSecond *em", false);
+    expect(view.el.querySelector("h1")).toBe(heading);
+    view.update("# Head\n\nFirst paragraph.\n\nSecond *emphasis*", true);
+    expect(view.el.querySelector("h1")).toBe(heading);
+    expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
+    expect(view.el.textContent).toContain("First paragraph.");
+  });
+
+  it("starts over when the text is not a continuation (a past state)", () => {
+    const view = new MarkdownView();
+    view.update("alpha\n\nbeta\n\ngamma", true);
+    view.update("alpha\n\nbe", false);
+    expect(view.el.textContent?.replace(/\s+/g, " ").trim()).toBe("alpha be");
+  });
+});
