@@ -277,6 +277,20 @@ class MastraWriter:
             self.emit("text-start", self._meta({"id": self._text_id}, provider_metadata))
         self.emit("text-delta", self._meta({"id": self._text_id, "text": delta}, provider_metadata))
 
+    def open_text(self, part_id: str, provider_metadata: JSON = None) -> None:
+        """Emit ``text-start`` now (a source that announces parts keeps empty ones)."""
+        self._ensure_step()
+        self.end_text()
+        self._text_id = part_id
+        self.emit("text-start", self._meta({"id": part_id}, provider_metadata))
+
+    def open_reasoning(self, part_id: str, provider_metadata: JSON = None) -> None:
+        """Emit ``reasoning-start`` now."""
+        self._ensure_step()
+        self.end_reasoning()
+        self._reasoning_id = part_id
+        self.emit("reasoning-start", self._meta({"id": part_id}, provider_metadata))
+
     def end_text(self) -> None:
         """Emit ``text-end`` for the open text part, if any."""
         if self._text_id is not None:
