@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   emptyFilter,
+  extendRows,
+  findRow,
   familyCounts,
   filterRows,
   isLive,
@@ -85,5 +87,30 @@ describe("inspector rows", () => {
     console.log(`inspector: merge + filter + count of 50k rows in ${ms.toFixed(1)} ms (best of 5)`);
     expect(shown).toHaveLength(10_000);
     expect(ms).toBeLessThan(500);
+  });
+});
+
+describe("extendRows", () => {
+  it("appends new rows and replaces a re-sent last row, as a full rebuild would", () => {
+    const filter = { text: "delta", families: new Set<never>(), until: null };
+    const start = rows.slice(0, 3);
+    const all = mergeRows(start, transient.slice(0, 1));
+    const shown = filterRows(all, filter);
+    const grown = [...start];
+    grown[2] = { ...(start[2] as (typeof rows)[number]), n: 60 };
+    grown.push(...rows.slice(3));
+    extendRows(all, shown, grown, start.length, filter);
+    const full = mergeRows(grown, transient.slice(0, 1));
+    expect(all).toEqual(full);
+    expect(shown).toEqual(filterRows(full, filter));
+    expect(shown[0]?.n).toBe(60);
+  });
+
+  it("finds rows by key with a binary search", () => {
+    const merged = mergeRows(rows, transient);
+    expect(findRow(merged, "row:43")?.type).toBe("tool-result");
+    expect(findRow(merged, "live:41")?.type).toBe("data-progress");
+    expect(findRow(merged, "row:41")).toBeNull();
+    expect(findRow(merged, "row:7")).toBeNull();
   });
 });

@@ -1,0 +1,143 @@
+// @vitest-environment jsdom
+import type { AnyModel } from "@anywidget/types";
+import { describe, expect, it } from "vitest";
+import widget from "../src/widget";
+import type { Down, Model, Snapshot, Up } from "../src/wire";
+import { batch, part, run, snapshot, snapshotMsg, transient } from "./helpers";
+
+/** The library's own handler type (its last `on` overload). */
+type Handler = Parameters<AnyModel["on"]>[1];
+
+/** A model like the one a widget manager hands anywidget: traits, events, sent messages. */
+class FakeModel implements AnyModel<Model> {
+  sent: Up[] = [];
+  private values: Model;
+  private readonly handlers = new Map<string, Set<Handler>>();
+  widget_manager = { get_model: () => Promise.reject(new Error("not in this test")) };
+
+  constructor(values: Partial<Model> = {}) {
+    this.values = { title: "demo", snapshot: null, ...values };
+  }
+  get<K extends keyof Model>(key: K): Model[K] {
+    return this.values[key];
+  }
+  set<K extends keyof Model>(key: K, value: Model[K]): void {
+    this.values = { ...this.values, [key]: value };
+    this.emit(`change:${String(key)}`);
+  }
+  on(event: string, callback: Handler): void {
+    const set = this.handlers.get(event) ?? new Set();
+    set.add(callback);
+    this.handlers.set(event, set);
+  }
+  off(event?: string | null, callback?: (Handler) | null): void {
+    if (event && callback) this.handlers.get(event)?.delete(callback);
+  }
+  save_changes(): void {}
+  send(content: Up): void {
+    this.sent.push(content);
+  }
+  emit(event: string, ...args: unknown[]): void {
+    for (const fn of this.handlers.get(event) ?? []) (fn as (...a: unknown[]) => void)(...args);
+  }
+  receive(msg: Down): void {
+    this.emit("msg:custom", msg, []);
+  }
+  listenerCount(): number {
+    let n = 0;
+    for (const set of this.handlers.values()) n += set.size;
+    return n;
+  }
+}
+
+const frame = () => new Promise((resolve) => setTimeout(resolve, 40));
+const signal = new AbortController().signal;
+const experimental = { invoke: () => Promise.reject(new Error("unused")) };
+const host = { getWidget: () => Promise.reject(new Error("unused")), getModel: () => Promise.reject(new Error("unused")) };
+
+function initialize(model: FakeModel): () => void {
+  return widget.initialize({ model, signal, experimental }) as () => void;
+}
+
+function render(model: FakeModel): { el: HTMLElement; cleanup: () => void } {
+  const el = document.createElement("div");
+  document.body.append(el);
+  const cleanup = widget.render({ model, el, signal, host, experimental }) as () => void;
+  return { el, cleanup };
+}
+
+const textOf = (el: HTMLElement, id: string) => el.querySelector(`[data-part-id="${id}"]`)?.textContent ?? "";
+
+describe("widget", () => {
+  it("says ready, applies the kernel's messages, and every view shows the same run", async () => {
+    const model = new FakeModel();
+    initialize(model);
+    expect(model.sent).toEqual([{ kind: "ready" }]);
+    const first = render(model);
+    expect(model.sent).toEqual([{ kind: "ready" }, { kind: "ready" }]);
+
+    model.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "Hello" })], { seq: 1 })));
+    model.receive(batch(2, { op: "append", id: "t", field: "text", text: " world", t: 10 }));
+    const second = render(model);
+    expect(model.sent).toHaveLength(2); // the store has a snapshot: no new ready
+    await frame();
+    expect(textOf(first.el, "t")).toContain("Hello world");
+    expect(textOf(second.el, "t")).toContain("Hello world");
+    first.cleanup();
+    second.cleanup();
+    expect(first.el.children).toHaveLength(0);
+  });
+
+  it("shows a saved run from the snapshot trait with no kernel", () => {
+    const saved: Snapshot = snapshot([part("text", { id: "t", text: "saved *answer*", t1: 5 })], {
+      seq: 4,
+      run: run({ title: "Saved run", status: "finished", ended: true, chunkCount: 7 }),
+    });
+    const model = new FakeModel({ snapshot: saved });
+    initialize(model);
+    const { el } = render(model);
+    expect(el.querySelector('[data-part-id="t"] em')?.textContent).toBe("answer");
+    expect(el.querySelector(".cs-title")?.textContent).toBe("Saved run");
+    expect(el.querySelector(".cs-status")?.textContent).toContain("7 chunks");
+    expect((el.querySelector(".cs-stop") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("asks for a resync once per gap", () => {
+    const model = new FakeModel();
+    initialize(model);
+    model.receive(batch(1, { op: "run", set: { status: "running" } }));
+    model.receive(batch(3, { op: "run", set: { chunkCount: 9 } }));
+    model.receive(batch(4, { op: "run", set: { chunkCount: 10 } }));
+    expect(model.sent.filter((m) => m.kind === "resync")).toEqual([{ kind: "resync", have: 1 }]);
+    model.receive(snapshotMsg(snapshot([], { seq: 4 })));
+    model.receive(batch(6));
+    expect(model.sent.filter((m) => m.kind === "resync")).toEqual([
+      { kind: "resync", have: 1 },
+      { kind: "resync", have: 4 },
+    ]);
+  });
+
+  it("sends stop from the Stop button and shows live-only activity", async () => {
+    const model = new FakeModel();
+    initialize(model);
+    const { el } = render(model);
+    model.receive(snapshotMsg(snapshot([], { seq: 0 }), [transient(0, "data-status", "s", { percent: 40 })]));
+    await frame();
+    const activity = el.querySelector(".cs-activity") as HTMLElement;
+    expect(activity.hidden).toBe(false);
+    expect(activity.textContent).toContain("live only, not saved");
+    expect(activity.querySelector(".cs-progress-label")?.textContent).toBe("data-status #s · 40%");
+    const stop = el.querySelector(".cs-stop") as HTMLButtonElement;
+    expect(stop.disabled).toBe(false);
+    stop.click();
+    expect(model.sent.at(-1)).toEqual({ kind: "stop" });
+  });
+
+  it("drops its listeners when the model goes away", () => {
+    const model = new FakeModel();
+    const dispose = initialize(model);
+    expect(model.listenerCount()).toBeGreaterThan(0);
+    dispose();
+    expect(model.listenerCount()).toBe(0);
+  });
+});
