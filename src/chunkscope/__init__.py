@@ -1,0 +1,59 @@
+"""chunkscope: Jupyter-native streaming widgets for agent and LLM streams.
+
+>>> import chunkscope as cs
+>>> view = cs.show(cs.demo.stream())        # renders live; the cell returns at once
+>>> state = await view.wait()                # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import demo
+from ._version import __version__
+from .chunks import BaseChunk, Chunk, InvalidChunk, UnknownChunk, parse_chunk
+from .parts import Usage
+from .problems import Problem
+from .record import Replay, arecord, record, replay
+from .state import RunState, accumulate
+from .widget import StreamView
+
+__all__ = [
+    "BaseChunk",
+    "Chunk",
+    "InvalidChunk",
+    "Problem",
+    "Replay",
+    "RunState",
+    "StreamView",
+    "UnknownChunk",
+    "Usage",
+    "__version__",
+    "accumulate",
+    "arecord",
+    "demo",
+    "parse_chunk",
+    "record",
+    "replay",
+    "show",
+]
+
+
+def show(source: Any, *, title: str = "", display: bool = True, **options: Any) -> StreamView:
+    """Show a stream live in the notebook and consume it in the background.
+
+    ``source`` is an iterable or async iterable of chunks (Mastra chunk dicts or models, or a
+    foreign format the adapters recognise), a ``replay(...)``, or the path of a ``.jsonl``
+    recording. The cell returns at once; ``await view.wait()`` (or ``await view``) gives the
+    final ``RunState``. Options: ``max_rate`` (batches per second under load, default 60),
+    ``record`` (a path to record the run to), ``include_transient``, ``idle_timeout``
+    (seconds), ``adapter`` ("auto", a format name, or None).
+    """
+    view = StreamView(source, title=title, **options)
+    if display:
+        try:
+            from IPython.display import display as ipython_display
+        except ImportError:
+            return view
+        ipython_display(view)
+    return view

@@ -1,0 +1,336 @@
+"""Drive a source into a RunState and a front end: threads, pacing, snapshots, cancellation.
+
+``Channel`` owns the lock that makes "fold a chunk and queue its ops" atomic with "flush and
+take a snapshot", so a snapshot's ``seq`` always says exactly which batches it contains. A
+flusher thread sends batches: at once after an idle spell, at most ``max_rate`` a second under
+load. ``Consumer`` reads the source: an asyncio task on the running loop for async sources, a
+worker thread for sync ones, so the cell that started it returns at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, Protocol
+
+from .batching import Op, coalesce, weight
+from .record import Recorder, Replay
+from .state import RunState
+
+
+class Sink(Protocol):
+    """Where a channel's output goes (the widget, or nothing)."""
+
+    def send_batch(self, seq: int, ops: list[Op]) -> None:
+        """Deliver one batch of ops to every live view."""
+
+    def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
+        """Deliver a whole snapshot (answer to ``ready`` / ``resync``)."""
+
+    def persist(self, snapshot: dict[str, Any]) -> None:
+        """Store the snapshot where the saved notebook keeps it (the synced trait)."""
+
+
+class Channel:
+    """The state, its pending ops and the pacing of what goes to the browser."""
+
+    def __init__(self, state: RunState, sink: Sink, *, max_rate: float = 60.0) -> None:
+        if max_rate <= 0:
+            raise ValueError("max_rate must be positive (batches per second)")
+        self.state = state
+        """The run being folded."""
+        self.sink = sink
+        """Where batches, snapshots and persisted state go."""
+        self.min_interval = 1.0 / max_rate
+        """Seconds between two batches while the stream is busy."""
+        self.lock = threading.RLock()
+        """Held while folding a chunk and while flushing or snapshotting."""
+        self.seq = 0
+        """Number of the last batch sent."""
+        self.batches_sent = 0
+        """How many batches went out (a test and a benchmark read it)."""
+        self._cond = threading.Condition(self.lock)
+        self._pending: list[Op] = []
+        self._ready = False
+        self._last_sent = 0.0
+        self._closing = False
+        self._size = 0
+        self._persisted_size = 0
+        self._flusher: threading.Thread | None = None
+        self._tick: Callable[[], None] | None = None
+
+    # ---------------------------------------------------------------- producer side
+
+    def push(self, ops: list[Op]) -> None:
+        """Queue ops (caller holds ``lock``); wake the flusher."""
+        if not ops:
+            return
+        self._size += weight(ops)
+        if self._ready:
+            self._pending.extend(ops)
+            self._cond.notify()
+
+    def fold(self, chunk: Any, t: float | None = None, where: str | None = None) -> None:
+        """Fold one chunk and queue what changed, atomically."""
+        with self.lock:
+            if self.state.ended:
+                return
+            self.push(self.state.handle(chunk, t, where=where))
+
+    def close(self, *, error: BaseException | None = None, stopped: bool = False) -> None:
+        """End the run: final ops, last batch, final persisted snapshot."""
+        with self.lock:
+            if self.state.ended:
+                return
+            self.push(self.state.close(error=error, stopped=stopped))
+            self._flush_locked()
+            self.sink.persist(self.state.snapshot(self.seq))
+            self._persisted_size = self._size
+            self._closing = True
+            self._cond.notify()
+
+    # ---------------------------------------------------------------- front-end side
+
+    def ready(self) -> None:
+        """A view appeared (or asked to resync): send it everything so far."""
+        with self.lock:
+            self._flush_locked()
+            self._ready = True
+            self.sink.send_snapshot(self.state.snapshot(self.seq), list(self.state.transient))
+
+    def start(self, tick: Callable[[], None] | None = None) -> None:
+        """Start the flusher thread; ``tick`` runs on it a few times a second."""
+        self._tick = tick
+        self._flusher = threading.Thread(target=self._run, name="chunkscope-flusher", daemon=True)
+        self._flusher.start()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the flusher to send the last batch and stop."""
+        if self._flusher is not None:
+            self._flusher.join(timeout)
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                if self._tick is not None:
+                    self._cond.release()
+                    try:
+                        self._tick()
+                    finally:
+                        self._cond.acquire()
+                if not self._pending:
+                    if self._closing:
+                        return
+                    self._cond.wait(0.25)
+                    continue
+                wait = self._last_sent + self.min_interval - time.monotonic()
+                if wait > 0:
+                    self._cond.wait(wait)
+                    continue
+                self._flush_locked()
+
+    def _flush_locked(self) -> None:
+        if self._pending:
+            ops, self._pending = self._pending, []
+            self.seq += 1
+            batch = coalesce(ops)
+            batch.append({"op": "run", "set": {
+                "chunkCount": self.state.chunk_count,
+                "elapsedMs": self.state.elapsed_ms,
+            }})
+            self.sink.send_batch(self.seq, batch)
+            self.batches_sent += 1
+            self._last_sent = time.monotonic()
+        # The saved notebook keeps a snapshot refreshed whenever the content doubled, so
+        # the bytes spent on it stay within twice the final content.
+        if self._size >= 2 * max(self._persisted_size, 4096) and not self.state.ended:
+            self.sink.persist(self.state.snapshot(self.seq))
+            self._persisted_size = self._size
+
+
+class Consumer:
+    """Reads a source into a channel, in the background; ``wait()`` gives the final state."""
+
+    def __init__(
+        self,
+        source: Any,
+        channel: Channel,
+        *,
+        recorder: Recorder | None = None,
+        idle_timeout: float | None = None,
+    ) -> None:
+        self.source = source
+        """What is being read."""
+        self.channel = channel
+        """Where chunks go."""
+        self.recorder = recorder
+        """Also writes every chunk to a recording, when given."""
+        self.idle_timeout = idle_timeout
+        """Seconds without a chunk after which the run ends with a timeout error."""
+        self.error: BaseException | None = None
+        """What the source raised, if it failed."""
+        self._done = threading.Event()
+        self._stop = threading.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._start = time.monotonic()
+        self._last_chunk = self._start
+
+    @property
+    def done(self) -> bool:
+        """True once the run ended, whatever the reason."""
+        return self._done.is_set()
+
+    def start(self) -> None:
+        """Begin reading: a task on the running loop, or a thread."""
+        self.channel.start(tick=self._check_idle if self.idle_timeout else None)
+        is_async = _is_async_source(self.source)
+        if is_async:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+            if loop is not None:
+                self._task = loop.create_task(self._read_async())
+                return
+        target = self._read_async_in_thread if is_async else self._read_sync
+        self._thread = threading.Thread(target=target, name="chunkscope-source", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop reading (the Stop button): the run ends ``aborted`` at once."""
+        if self.done:
+            return
+        self._stop.set()
+        if self._task is not None:
+            self._task.get_loop().call_soon_threadsafe(self._task.cancel)
+        self._finish(stopped=True)
+
+    async def wait(self) -> RunState:
+        """Wait for the end; re-raise what the source raised. Interrupting the wait stops it."""
+        if not self.done:
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[None] = loop.create_future()
+            self._waiters.append((loop, future))
+            if self.done and not future.done():
+                future.set_result(None)
+            try:
+                await future
+            except BaseException:
+                self.stop()
+                raise
+        if self.error is not None:
+            raise self.error
+        return self.channel.state
+
+    def result(self, timeout: float | None = None) -> RunState:
+        """Block until the end (for scripts and plain IPython); re-raise the source's error."""
+        try:
+            finished = self._done.wait(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        if not finished:
+            raise TimeoutError(f"the run did not end within {timeout} s")
+        if self.error is not None:
+            raise self.error
+        return self.channel.state
+
+    # ---------------------------------------------------------------- reading
+
+    def _stamp(self) -> float:
+        now = time.monotonic()
+        self._last_chunk = now
+        return (now - self._start) * 1000.0
+
+    def _take(self, t: float | None, chunk: Any, where: str | None) -> None:
+        stamp = self._stamp()
+        t = stamp if t is None else t
+        if self.recorder is not None:
+            self.recorder.write(chunk, t)
+        self.channel.fold(chunk, t, where)
+
+    def _read_sync(self) -> None:
+        error: BaseException | None = None
+        try:
+            for t, chunk, where in _timed_sync(self.source):
+                if self._stop.is_set():
+                    break
+                self._take(t, chunk, where)
+        except BaseException as exc:  # the source's failure belongs to the run, shown
+            error = exc
+        self._finish(error=error)
+
+    async def _read_async(self) -> None:
+        error: BaseException | None = None
+        try:
+            async for t, chunk, where in _timed_async(self.source):
+                if self._stop.is_set():
+                    break
+                self._take(t, chunk, where)
+        except asyncio.CancelledError:
+            self._finish(stopped=True)
+            return
+        except BaseException as exc:
+            error = exc
+        self._finish(error=error)
+
+    def _read_async_in_thread(self) -> None:
+        asyncio.run(self._read_async())
+
+    def _check_idle(self) -> None:
+        if self.done or self.idle_timeout is None:
+            return
+        idle = time.monotonic() - self._last_chunk
+        if idle > self.idle_timeout:
+            self._stop.set()
+            if self._task is not None:
+                self._task.get_loop().call_soon_threadsafe(self._task.cancel)
+            self._finish(error=TimeoutError(
+                f"no chunk for {self.idle_timeout:g} s (idle_timeout); the run was stopped"
+            ))
+
+    def _finish(self, *, error: BaseException | None = None, stopped: bool = False) -> None:
+        if self._done.is_set():
+            return
+        if error is not None:
+            self.error = error
+        if self.recorder is not None:
+            self.recorder.close()
+        self.channel.close(error=error, stopped=stopped)
+        self._done.set()
+        for loop, future in self._waiters:
+            loop.call_soon_threadsafe(_resolve, future)
+        self._waiters.clear()
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _is_async_source(source: Any) -> bool:
+    return hasattr(source, "__aiter__") and not isinstance(source, Replay)
+
+
+def _timed_sync(source: Any) -> Iterator[tuple[float | None, Any, str | None]]:
+    """(recorded offset or None, chunk, where) from a sync source."""
+    if isinstance(source, Replay):
+        yield from source.timed()
+        return
+    for index, chunk in enumerate(source):
+        yield None, chunk, f"chunk {index}"
+
+
+async def _timed_async(source: Any) -> AsyncIterator[tuple[float | None, Any, str | None]]:
+    if isinstance(source, Replay):
+        async for item in source.atimed():
+            yield item
+        return
+    index = 0
+    async for chunk in source:
+        yield None, chunk, f"chunk {index}"
+        index += 1

@@ -1,0 +1,89 @@
+"""Make any value safe to send to the browser as JSON, without losing the common case.
+
+Model and tool output is untrusted: it can nest ten thousand levels deep, carry lone
+surrogates that no UTF-8 encoder accepts, NaN that JSON cannot spell, or bytes. Every value
+that crosses the wire goes through ``clip_for_wire``, which returns the very same object when
+nothing needed changing, so the cost on ordinary values is one walk.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+MAX_DEPTH = 64
+"""Deeper structures are cut at this depth with a marker saying so."""
+
+
+def safe_text(text: str) -> str:
+    """``text`` with lone surrogates replaced, so that it encodes as UTF-8."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def clip_for_wire(
+    value: Any,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_string: int | None = None,
+    max_items: int | None = None,
+) -> Any:
+    """A JSON-safe version of ``value``; the same object when it already was one."""
+    return _clip(value, max_depth, max_string, max_items)
+
+
+def _clip(value: Any, depth: int, max_string: int | None, max_items: int | None) -> Any:
+    if value is None or value is True or value is False or type(value) is int:
+        return value
+    if type(value) is str:
+        if max_string is not None and len(value) > max_string:
+            cut = len(value) - max_string
+            return safe_text(value[:max_string]) + f"… [{cut:,} more characters]"
+        return safe_text(value)
+    if type(value) is float:
+        return value if math.isfinite(value) else repr(value)
+    if depth <= 0:
+        return f"… [nested deeper than {MAX_DEPTH} levels]"
+    if isinstance(value, Mapping):
+        changed = False
+        out: dict[str, Any] = {}
+        for count, (key, item) in enumerate(value.items()):
+            if max_items is not None and count >= max_items:
+                out["…"] = f"[{len(value) - max_items:,} more keys]"
+                changed = True
+                break
+            safe_key = key if type(key) is str else str(key)
+            safe_key = safe_text(safe_key)
+            clipped = _clip(item, depth - 1, max_string, max_items)
+            changed = changed or clipped is not item or safe_key is not key
+            out[safe_key] = clipped
+        return out if changed or type(value) is not dict else value
+    if isinstance(value, (list, tuple)):
+        items = value if max_items is None else value[:max_items]
+        clipped_items = [_clip(item, depth - 1, max_string, max_items) for item in items]
+        changed = any(a is not b for a, b in zip(clipped_items, items))
+        if max_items is not None and len(value) > max_items:
+            clipped_items.append(f"… [{len(value) - max_items:,} more items]")
+            changed = True
+        return clipped_items if changed or type(value) is not list else value
+    if isinstance(value, (bytes, bytearray)):
+        return f"<{len(value):,} bytes>"
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return _clip(float(value), depth, max_string, max_items)
+    if isinstance(value, str):
+        return _clip(str(value), depth, max_string, max_items)
+    if hasattr(value, "model_dump"):
+        return _clip(value.model_dump(mode="json", by_alias=True), depth, max_string, max_items)
+    if hasattr(value, "isoformat"):
+        return str(value.isoformat())
+    return safe_text(repr(value))

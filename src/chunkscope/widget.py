@@ -1,0 +1,145 @@
+"""StreamView: the anywidget that shows a run live and keeps it in the saved notebook.
+
+Synced traits hold only what must survive (``title`` and the compact ``snapshot``); live
+batches and transient chunks travel as custom messages (``docs/wire.md``). The widget is thin:
+the fold is ``RunState``'s, the pacing ``Channel``'s, the reading ``Consumer``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from .consume import Channel, Consumer
+from .record import Recorder
+from .sources import as_source
+from .state import RunState
+from .transcript import transcript_text
+
+_STATIC = Path(__file__).parent / "static"
+
+
+class StreamView(anywidget.AnyWidget):  # type: ignore[misc]
+    """A live view of one agent or LLM stream.
+
+    Build one with ``chunkscope.show(source)``; ``await view.wait()`` gives the final
+    ``RunState``; ``await view`` does the same.
+    """
+
+    _esm = _STATIC / "widget.js"
+    _css = _STATIC / "widget.css"
+
+    title = traitlets.Unicode("").tag(sync=True)
+    """A label shown in the view's header."""
+    snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The persisted run (``docs/wire.md`` Snapshot), refreshed rarely: whenever the content
+    doubled, and at the end. Never holds a transient chunk."""
+
+    def __init__(
+        self,
+        source: Any = None,
+        *,
+        title: str = "",
+        max_rate: float = 60.0,
+        record: str | Path | None = None,
+        include_transient: bool = False,
+        idle_timeout: float | None = None,
+        adapter: str | None = "auto",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(title=title, **kwargs)
+        self.state = RunState(title)
+        """The run as folded so far (live while streaming)."""
+        self._channel = Channel(self.state, _WidgetSink(self), max_rate=max_rate)
+        self.on_msg(self._on_front_end_message)
+        self._consumer: Consumer | None = None
+        if source is not None:
+            recorder = (
+                Recorder(record, include_transient=include_transient)
+                if record is not None
+                else None
+            )
+            self._consumer = Consumer(
+                as_source(source, adapter=adapter),
+                self._channel,
+                recorder=recorder,
+                idle_timeout=idle_timeout,
+            )
+            self._consumer.start()
+
+    # ---------------------------------------------------------------- public API
+
+    @property
+    def done(self) -> bool:
+        """True once the run ended."""
+        return self._consumer is None or self._consumer.done
+
+    @property
+    def batches_sent(self) -> int:
+        """How many live batches went to the browser."""
+        return self._channel.batches_sent
+
+    async def wait(self) -> RunState:
+        """The final RunState, once the stream ended; re-raises what the source raised."""
+        if self._consumer is None:
+            return self.state
+        return await self._consumer.wait()
+
+    def result(self, timeout: float | None = None) -> RunState:
+        """Block until the end (scripts, plain IPython) and return the final RunState."""
+        if self._consumer is None:
+            return self.state
+        return self._consumer.result(timeout)
+
+    def stop(self) -> None:
+        """Stop reading the source; the run ends ``aborted``."""
+        if self._consumer is not None:
+            self._consumer.stop()
+
+    def __await__(self) -> Generator[Any, None, RunState]:
+        return self.wait().__await__()
+
+    def __repr__(self) -> str:
+        return f"StreamView(title={self.title!r})"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        bundle: dict[str, Any] | None = super()._repr_mimebundle_(**kwargs)
+        if bundle is not None:
+            bundle["text/plain"] = repr(self)
+        return bundle
+
+    def transcript(self) -> str:
+        """The run so far as deterministic text (no ids, timestamps or durations)."""
+        return transcript_text(self.state)
+
+    # ---------------------------------------------------------------- front-end messages
+
+    def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        kind = content.get("kind")
+        if kind in ("ready", "resync"):
+            self._channel.ready()
+        elif kind == "stop":
+            self.stop()
+
+
+class _WidgetSink:
+    """The channel's view of the widget: messages for live views, a trait for the file."""
+
+    def __init__(self, view: StreamView) -> None:
+        self._view = view
+
+    def send_batch(self, seq: int, ops: list[dict[str, Any]]) -> None:
+        self._view.send({"kind": "batch", "seq": seq, "ops": ops})
+
+    def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
+        self._view.send({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
+
+    def persist(self, snapshot: dict[str, Any]) -> None:
+        with self._view.hold_sync():
+            self._view.snapshot = snapshot
