@@ -4,7 +4,7 @@
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import { mountInspector } from "@panels/inspector";
-import { mountTimeline } from "@panels/timeline";
+import { mountTimeline } from "./timeline/view";
 import { mountApp } from "./app";
 import { viewAt } from "./scrub";
 import { createStore, emptyState, fromSnapshot, type Store } from "./store";
