@@ -568,14 +568,15 @@ function lines(...parts: (string | null)[]): string {
 }
 
 function span(start: number, end: number, open: boolean): string {
-  return `${formatMs(start)} → ${open ? "now" : formatMs(end)} (${formatMs(end - start)})`;
+  return `at ${formatMs(start)}, ${open ? "open for" : "took"} ${formatMs(end - start)}`;
 }
 
-function history(states: readonly StateMark[] | undefined): string | null {
+/** The state history with offsets from the part's start, which is what a reader compares. */
+function history(states: readonly StateMark[] | undefined, start: number): string | null {
   if (!Array.isArray(states) || states.length === 0) return null;
   return states
     .filter((m) => Array.isArray(m))
-    .map(([t, s]) => `${s} @ ${formatMs(t)}`)
+    .map(([t, s]) => `${s} +${formatMs(t - start)}`)
     .join(" → ");
 }
 
@@ -636,7 +637,7 @@ function toolTooltip(part: ToolPart, end: number, chars: number): string {
   return lines(
     `${part.toolName} · ${part.state}`,
     span(part.t0, end, part.t1 === null),
-    history(part.states),
+    history(part.states, part.t0),
     isPresent(part.args)
       ? `args: ${preview(part.args, chars)}`
       : part.argsText
@@ -675,7 +676,7 @@ function backgroundTooltip(part: BackgroundPart, end: number, chars: number): st
     `background${part.toolName ? ` ${part.toolName}` : ""} · ${part.state}`,
     `task ${part.taskId}`,
     span(part.t0, end, part.t1 === null),
-    history(part.states),
+    history(part.states, part.t0),
     isPresent(part.progress) ? `progress: ${preview(part.progress, chars)}` : null,
     isPresent(part.result) ? `result: ${preview(part.result, chars)}` : null,
     isPresent(part.error) ? `error: ${preview(part.error, chars)}` : null,
@@ -686,7 +687,7 @@ function wstepTooltip(part: WorkflowStepPart, end: number, chars: number): strin
   return lines(
     `step ${part.stepId} · ${part.status}`,
     span(part.t0, end, part.t1 === null),
-    history(part.states),
+    history(part.states, part.t0),
     isPresent(part.progress) ? `progress: ${preview(part.progress, chars)}` : null,
     isPresent(part.input) ? `input: ${preview(part.input, chars)}` : null,
     isPresent(part.output) ? `output: ${preview(part.output, chars)}` : null,
