@@ -127,9 +127,10 @@ class DemoStream:
 
         task = {"taskId": "task-index", "toolName": "index-notes", "toolCallId": "call-index"}
         yield 0.03, chunk("background-task-started", dict(task))
-        yield 0.05, chunk("background-task-running", {**task, "runId": self.run_id,
-                                                       "agentId": "demo-agent",
-                                                       "args": {"folder": "travel"}})
+        yield 0.05, chunk("background-task-running", {
+            **task, "runId": self.run_id, "agentId": "demo-agent",
+            "startedAt": "2026-01-01T00:00:00.000Z", "args": {"folder": "travel"},
+        })
         yield 0.1, chunk("tool-output", {**call, "output": {"status": "contacting station"}},
                          from_="USER")
         for percent in (0, 25, 50, 75, 100):
@@ -146,12 +147,20 @@ class DemoStream:
             yield 0.02, chunk("step-finish", {
                 "stepResult": {"reason": "tool-calls", "isContinued": True},
                 "output": {"usage": {"inputTokens": 42, "outputTokens": 31, "totalTokens": 73}},
+                "metadata": {"modelId": "demo-model"},
             })
             yield 0.02, chunk("step-start", {"request": {}, "warnings": [], "messageId": "msg-1"})
             yield 0.3, chunk("error", {"error": {
                 "name": "APICallError",
                 "message": "model call failed: upstream returned 500 Internal Server Error",
             }})
+            failed = {"stepResult": {"reason": "error", "isContinued": False},
+                      "output": {"usage": {"inputTokens": 42, "outputTokens": 31,
+                                           "totalTokens": 73}},
+                      "metadata": {"modelId": "demo-model"}}
+            yield 0.01, chunk("step-finish", failed)
+            yield 0.01, chunk("finish", {**failed,
+                                         "messages": {"all": [], "user": [], "nonUser": []}})
             return
         result = {"city": "Seoul", "temperature": 21, "unit": "C", "humidity": 38,
                   "wind": {"direction": "NW", "kmh": 9}, "conditions": "mostly sunny"}
@@ -160,6 +169,7 @@ class DemoStream:
             "stepResult": {"reason": "tool-calls", "isContinued": True},
             "output": {"usage": {"inputTokens": 42, "outputTokens": 31, "totalTokens": 73,
                                  "reasoningTokens": 18}},
+            "metadata": {"modelId": "demo-model"},
         })
 
         yield 0.05, chunk("step-start", {"request": {}, "warnings": [], "messageId": "msg-1"})
@@ -182,7 +192,7 @@ class DemoStream:
             if index == 20:
                 yield 0.0, chunk("background-task-completed", {
                     **task, "runId": self.run_id, "agentId": "demo-agent",
-                    "result": {"indexed": 12},
+                    "result": {"indexed": 12}, "completedAt": "2026-01-01T00:00:02.000Z",
                 })
         yield 0.01, chunk("text-end", {"id": "t-2"})
         yield 0.02, {"type": "data-summary", "id": "summary",
@@ -193,11 +203,13 @@ class DemoStream:
             "stepResult": {"reason": "stop", "isContinued": False},
             "output": {"usage": {"inputTokens": 119, "outputTokens": 97,
                                  "totalTokens": 216}},
+            "metadata": {"modelId": "demo-model"},
         })
         yield 0.01, chunk("finish", {
             "stepResult": {"reason": "stop", "isContinued": False},
             "output": {"usage": usage},
             "metadata": {"modelId": "demo-model"},
+            "messages": {"all": [], "user": [], "nonUser": []},
         })
 
     # ------------------------------------------------------------------ iteration
@@ -249,5 +261,9 @@ def text_stream(
                 time.sleep(delay)
         yield chunk("text-delta", {"id": "t", "text": words[i % len(words)]})
     yield chunk("text-end", {"id": "t"})
-    yield chunk("step-finish", {"stepResult": {"reason": "stop"}, "output": {}})
-    yield chunk("finish", {"stepResult": {"reason": "stop"}, "output": {}})
+    usage = {"inputTokens": 10, "outputTokens": n, "totalTokens": 10 + n}
+    yield chunk("step-finish", {"stepResult": {"reason": "stop"}, "output": {"usage": usage},
+                                "metadata": {}})
+    yield chunk("finish", {"stepResult": {"reason": "stop"}, "output": {"usage": usage},
+                           "metadata": {},
+                           "messages": {"all": [], "user": [], "nonUser": []}})

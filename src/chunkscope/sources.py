@@ -37,4 +37,4 @@ def as_source(source: Any, *, adapter: str | None = "auto") -> Any:
         from .adapters.detect import adapt
     except ImportError:
         return source
-    return adapt(source, adapter)
+    return adapt(source, None if adapter == "auto" else adapter)

@@ -75,7 +75,7 @@ def _field(obj: Any, snake: str, camel: str | None = None) -> Any:
     """Read a field from a pydantic model (snake_case) or a plain mapping (camelCase)."""
     if obj is None:
         return None
-    if isinstance(obj, Mapping):
+    if type(obj) is dict or isinstance(obj, Mapping):
         return obj.get(camel or snake)
     return getattr(obj, snake, None)
 
@@ -431,6 +431,26 @@ class RunState:
             "ended": self.ended,
         }
 
+    # ----------------------------------------------------------------- display
+
+    def transcript(self) -> str:
+        """The run as deterministic text: no ids, timestamps or durations (nbval-stable)."""
+        from .transcript import transcript_text
+
+        return transcript_text(self)
+
+    def to_html(self) -> str:
+        """The run as static, sanitized HTML that needs no kernel and no JavaScript."""
+        from .transcript import transcript_html
+
+        return transcript_html(self)
+
+    def __repr__(self) -> str:
+        return self.transcript()
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
     # ----------------------------------------------------------------- plumbing
 
     @staticmethod
@@ -567,6 +587,12 @@ class RunState:
 
     def _fold(self, run: _Run, chunk: Any, t: float, index: int, where: str | None) -> None:
         type_ = chunk.type
+        if self.status == "waiting":
+            self._set_status("running")
+        if isinstance(chunk, InvalidChunk):
+            target = self._turn or run
+            self._row_for(chunk, t, index, self._on_invalid(target, chunk, t, index, where))
+            return
         if type_ == "start" and self._root.finished:
             # streamUntilIdle(): after a background task ends, a whole new start … finish
             # turn follows in the same stream. Mastra's promises keep the first turn's values,
@@ -581,18 +607,12 @@ class RunState:
             self._fold_nested(self._turn, chunk, t, index)
             self._row_for(chunk, t, index, self._last_touched or self._turn.part)
             return
-        if run is self._root:
-            if self.run_id is None:
-                run_id = getattr(chunk, "run_id", None)
-                if isinstance(run_id, str):
-                    self.run_id = run_id
-                    self._ops.append({"op": "run", "set": {"runId": run_id}})
-            if self.status == "waiting":
-                self._set_status("running")
-        if isinstance(chunk, InvalidChunk):
-            self._row_for(chunk, t, index, self._on_invalid(run, chunk, t, index, where))
-            return
-        if run is self._root and run.finished and type_ != "start" and not _after_finish_ok(type_):
+        if self.run_id is None:
+            run_id = getattr(chunk, "run_id", None)
+            if isinstance(run_id, str):
+                self.run_id = run_id
+                self._ops.append({"op": "run", "set": {"runId": run_id}})
+        if run.finished and type_ != "start" and not _after_finish_ok(type_):
             self._warn(f"'{type_}' arrived after 'finish'", where, t, type_)
         handler = self._handlers.get(type_)
         if handler is not None:
@@ -1256,7 +1276,7 @@ class RunState:
         workflow.status = status if isinstance(status, str) else "finished"
         output = payload.get("output") if isinstance(payload, Mapping) else None
         usage = usage_from(output.get("usage")) if isinstance(output, Mapping) else None
-        workflow.result = payload.get("result", output) if isinstance(payload, Mapping) else None
+        workflow.result = payload.get("result") if isinstance(payload, Mapping) else None
         self._end(workflow, t)
         self._set(workflow, t, status=workflow.status, result=workflow.result)
         self._touch(workflow)
