@@ -439,7 +439,7 @@ class RunState:
 
         return transcript_text(self)
 
-    def to_html(self) -> str:
+    def static_html(self) -> str:
         """The run as static, sanitized HTML that needs no kernel and no JavaScript."""
         from .transcript import transcript_html
 
@@ -449,7 +449,7 @@ class RunState:
         return self.transcript()
 
     def _repr_html_(self) -> str:
-        return self.to_html()
+        return self.static_html()
 
     # ----------------------------------------------------------------- plumbing
 
