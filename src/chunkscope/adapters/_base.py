@@ -109,7 +109,9 @@ class StreamAdapter:
     def stream(self, source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
     @overload
     def stream(self, source: Iterable[Any]) -> Iterator[Chunk]: ...
-    def stream(self, source: Iterable[Any] | AsyncIterable[Any]) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+    def stream(
+        self, source: Iterable[Any] | AsyncIterable[Any]
+    ) -> Iterator[Chunk] | AsyncIterator[Chunk]:
         """Sync chunks for a sync iterable, async chunks for an async iterable."""
         if isinstance(source, AsyncIterable):
             return self.iter_async(source)

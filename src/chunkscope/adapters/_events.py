@@ -14,6 +14,8 @@ def named_event(event: Any) -> tuple[str, Any]:
     Accepted: :class:`SSEEvent`, ``{"event": name, "data": ...}``, ``(name, data)``.
     Anything else raises ``ValueError`` (the adapter then keeps it as a ``raw`` chunk).
     """
+    name: str
+    data: Any
     if isinstance(event, SSEEvent):
         name, data = event.event, event.data
     elif isinstance(event, dict) and isinstance(event.get("event"), str):

@@ -72,10 +72,11 @@ def make_usage(
     """A Mastra usage record; the total defaults to input + output."""
     inp = _int(input_tokens) or 0
     out = _int(output_tokens) or 0
+    total = _int(total_tokens)
     usage = {
         "inputTokens": inp,
         "outputTokens": out,
-        "totalTokens": _int(total_tokens) if _int(total_tokens) is not None else inp + out,
+        "totalTokens": total if total is not None else inp + out,
     }
     if _int(reasoning_tokens) is not None:
         usage["reasoningTokens"] = _int(reasoning_tokens) or 0
@@ -264,9 +265,7 @@ class MastraWriter:
 
     # -- text and reasoning -----------------------------------------------------------------
 
-    def text(
-        self, delta: str, part_id: str | None = None, provider_metadata: JSON = None
-    ) -> None:
+    def text(self, delta: str, part_id: str | None = None, provider_metadata: JSON = None) -> None:
         """Emit a text delta, opening (or switching) the text part as needed."""
         if not delta:
             return
@@ -307,9 +306,7 @@ class MastraWriter:
         if self._reasoning_id is None or (part_id is not None and part_id != self._reasoning_id):
             self.end_reasoning()
             self._reasoning_id = part_id or self.new_id("reasoning")
-            self.emit(
-                "reasoning-start", self._meta({"id": self._reasoning_id}, provider_metadata)
-            )
+            self.emit("reasoning-start", self._meta({"id": self._reasoning_id}, provider_metadata))
         self.emit(
             "reasoning-delta",
             self._meta({"id": self._reasoning_id, "text": delta}, provider_metadata),
@@ -423,7 +420,12 @@ class MastraWriter:
     def object_result(self, value: object) -> None:
         """Emit ``object-result``: Mastra puts structured output in ``object``, not ``payload``."""
         self._out.append(
-            {"type": "object-result", "runId": self.run_id, "from": self.from_, "object": to_jsonable(value)}
+            {
+                "type": "object-result",
+                "runId": self.run_id,
+                "from": self.from_,
+                "object": to_jsonable(value),
+            }
         )
 
     def raw(self, event: object) -> None:

@@ -36,7 +36,9 @@ def error_from_text(error_text: object) -> dict[str, JSON]:
     ok, value = parse_json_text(text)
     if ok and isinstance(value, dict):
         cause = value.get("cause")
-        message = value.get("message") or (cause.get("message") if isinstance(cause, dict) else None)
+        message = value.get("message") or (
+            cause.get("message") if isinstance(cause, dict) else None
+        )
         details = value.get("details")
         if not message and isinstance(details, dict):
             message = details.get("errorMessage")
@@ -76,13 +78,17 @@ class AISdkAdapter(StreamAdapter):
 
     def finalize(self) -> None:
         if not self._ended and not self.writer.errored:
-            self.writer.error({"message": "the UI message stream ended without `finish`: it was cut short"})
+            self.writer.error(
+                {"message": "the UI message stream ended without `finish`: it was cut short"}
+            )
         self.writer.close_parts()
 
     def _start(self, chunk: dict[str, Any]) -> None:
         if not self._fixed_run_id and not self.writer.started and chunk.get("messageId"):
             self.writer.run_id = str(chunk["messageId"])
-        self.writer.start(messageId=chunk.get("messageId"), messageMetadata=chunk.get("messageMetadata"))
+        self.writer.start(
+            messageId=chunk.get("messageId"), messageMetadata=chunk.get("messageMetadata")
+        )
 
     def _start_step(self, chunk: dict[str, Any]) -> None:
         self._step_tools = self._step_error = False
@@ -95,7 +101,12 @@ class AISdkAdapter(StreamAdapter):
     def _finish(self, chunk: dict[str, Any]) -> None:
         self._ended = True
         raw = chunk.get("finishReason")
-        self.writer.finish(finish_reason(raw) if raw else None, metadata={"messageMetadata": chunk.get("messageMetadata")} if chunk.get("messageMetadata") else None)
+        self.writer.finish(
+            finish_reason(raw) if raw else None,
+            metadata={"messageMetadata": chunk.get("messageMetadata")}
+            if chunk.get("messageMetadata")
+            else None,
+        )
 
     def _abort(self, chunk: dict[str, Any]) -> None:
         self._ended = True
@@ -114,7 +125,9 @@ class AISdkAdapter(StreamAdapter):
         self.writer.open_text(str(chunk.get("id")), chunk.get("providerMetadata"))
 
     def _text_delta(self, chunk: dict[str, Any]) -> None:
-        self.writer.text(str(chunk.get("delta") or ""), str(chunk.get("id")), chunk.get("providerMetadata"))
+        self.writer.text(
+            str(chunk.get("delta") or ""), str(chunk.get("id")), chunk.get("providerMetadata")
+        )
 
     def _text_end(self, chunk: dict[str, Any]) -> None:
         self.writer.end_text()
@@ -123,7 +136,9 @@ class AISdkAdapter(StreamAdapter):
         self.writer.open_reasoning(str(chunk.get("id")), chunk.get("providerMetadata"))
 
     def _reasoning_delta(self, chunk: dict[str, Any]) -> None:
-        self.writer.reasoning(str(chunk.get("delta") or ""), str(chunk.get("id")), chunk.get("providerMetadata"))
+        self.writer.reasoning(
+            str(chunk.get("delta") or ""), str(chunk.get("id")), chunk.get("providerMetadata")
+        )
 
     def _reasoning_end(self, chunk: dict[str, Any]) -> None:
         self.writer.end_reasoning()
@@ -133,56 +148,87 @@ class AISdkAdapter(StreamAdapter):
     def _tool_input_start(self, chunk: dict[str, Any]) -> None:
         self._step_tools = True
         self.writer.tool_input_start(
-            str(chunk.get("toolCallId")), str(chunk.get("toolName") or ""),
-            providerExecuted=chunk.get("providerExecuted"), dynamic=chunk.get("dynamic"),
+            str(chunk.get("toolCallId")),
+            str(chunk.get("toolName") or ""),
+            providerExecuted=chunk.get("providerExecuted"),
+            dynamic=chunk.get("dynamic"),
         )
 
     def _tool_input_delta(self, chunk: dict[str, Any]) -> None:
-        self.writer.tool_input_delta(str(chunk.get("toolCallId")), str(chunk.get("inputTextDelta") or ""))
+        self.writer.tool_input_delta(
+            str(chunk.get("toolCallId")), str(chunk.get("inputTextDelta") or "")
+        )
 
     def _tool_input_available(self, chunk: dict[str, Any]) -> None:
         self._step_tools = True
         self.writer.tool_call(
-            str(chunk.get("toolCallId")), str(chunk.get("toolName") or ""), chunk.get("input"),
-            providerExecuted=chunk.get("providerExecuted"), providerMetadata=chunk.get("providerMetadata"),
+            str(chunk.get("toolCallId")),
+            str(chunk.get("toolName") or ""),
+            chunk.get("input"),
+            providerExecuted=chunk.get("providerExecuted"),
+            providerMetadata=chunk.get("providerMetadata"),
         )
 
     def _tool_input_error(self, chunk: dict[str, Any]) -> None:
         call_id = str(chunk.get("toolCallId"))
         self.writer.tool_call(call_id, str(chunk.get("toolName") or ""), chunk.get("input"))
-        self.writer.tool_error(call_id, chunk.get("toolName"), error_from_text(chunk.get("errorText")))
+        self.writer.tool_error(
+            call_id, chunk.get("toolName"), error_from_text(chunk.get("errorText"))
+        )
 
     def _tool_output_available(self, chunk: dict[str, Any]) -> None:
         self.writer.tool_result(
-            str(chunk.get("toolCallId")), None, chunk.get("output"),
-            providerExecuted=chunk.get("providerExecuted"), preliminary=chunk.get("preliminary"),
+            str(chunk.get("toolCallId")),
+            None,
+            chunk.get("output"),
+            providerExecuted=chunk.get("providerExecuted"),
+            preliminary=chunk.get("preliminary"),
         )
 
     def _tool_output_error(self, chunk: dict[str, Any]) -> None:
-        self.writer.tool_error(str(chunk.get("toolCallId")), None, error_from_text(chunk.get("errorText")),
-                               providerExecuted=chunk.get("providerExecuted"))
+        self.writer.tool_error(
+            str(chunk.get("toolCallId")),
+            None,
+            error_from_text(chunk.get("errorText")),
+            providerExecuted=chunk.get("providerExecuted"),
+        )
 
     # -- sources and files ------------------------------------------------------------------
 
     def _source_url(self, chunk: dict[str, Any]) -> None:
-        self.writer.source(str(chunk.get("sourceId")), "url", str(chunk.get("title") or chunk.get("url") or ""),
-                           url=chunk.get("url"), providerMetadata=chunk.get("providerMetadata"))
+        self.writer.source(
+            str(chunk.get("sourceId")),
+            "url",
+            str(chunk.get("title") or chunk.get("url") or ""),
+            url=chunk.get("url"),
+            providerMetadata=chunk.get("providerMetadata"),
+        )
 
     def _source_document(self, chunk: dict[str, Any]) -> None:
-        self.writer.source(str(chunk.get("sourceId")), "document", str(chunk.get("title") or ""),
-                           mimeType=chunk.get("mediaType"), filename=chunk.get("filename"),
-                           providerMetadata=chunk.get("providerMetadata"))
+        self.writer.source(
+            str(chunk.get("sourceId")),
+            "document",
+            str(chunk.get("title") or ""),
+            mimeType=chunk.get("mediaType"),
+            filename=chunk.get("filename"),
+            providerMetadata=chunk.get("providerMetadata"),
+        )
 
     def _file(self, chunk: dict[str, Any]) -> None:
-        self.writer.file(str(chunk.get("url") or ""), str(chunk.get("mediaType") or "application/octet-stream"),
-                         providerMetadata=chunk.get("providerMetadata"))
+        self.writer.file(
+            str(chunk.get("url") or ""),
+            str(chunk.get("mediaType") or "application/octet-stream"),
+            providerMetadata=chunk.get("providerMetadata"),
+        )
 
 
 @overload
 def from_ai_sdk(source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
 @overload
 def from_ai_sdk(source: Iterable[Any]) -> Iterator[Chunk]: ...
-def from_ai_sdk(source: Iterable[Any] | AsyncIterable[Any]) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+def from_ai_sdk(
+    source: Iterable[Any] | AsyncIterable[Any],
+) -> Iterator[Chunk] | AsyncIterator[Chunk]:
     """Mastra chunks for an AI SDK v5 UI message stream (sync or async)."""
     return AISdkAdapter().stream(source)
 

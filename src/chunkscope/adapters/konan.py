@@ -158,7 +158,9 @@ class KonanAdapter(StreamAdapter):
             call_id,
             str(body.get("name") or ""),
             args if args is not None else {},
-            providerMetadata={"konan": {"parentId": body.get("parent_id"), "time": body.get("time")}},
+            providerMetadata={
+                "konan": {"parentId": body.get("parent_id"), "time": body.get("time")}
+            },
         )
 
     def _on_on_tool_end(self, body: dict[str, Any]) -> None:
@@ -192,7 +194,9 @@ class KonanAdapter(StreamAdapter):
     def _on_on_custom_event(self, body: dict[str, Any]) -> None:
         name = body.get("name")
         if isinstance(name, str) and name:
-            data = body["data"] if "data" in body else {k: v for k, v in body.items() if k != "name"}
+            data = (
+                body["data"] if "data" in body else {k: v for k, v in body.items() if k != "name"}
+            )
             self.writer.data(name, data, data_id=body.get("id"))
         else:
             self.writer.data("custom", body)
@@ -212,7 +216,9 @@ class KonanAdapter(StreamAdapter):
 def from_konan(source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
 @overload
 def from_konan(source: Iterable[Any]) -> Iterator[Chunk]: ...
-def from_konan(source: Iterable[Any] | AsyncIterable[Any]) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+def from_konan(
+    source: Iterable[Any] | AsyncIterable[Any],
+) -> Iterator[Chunk] | AsyncIterator[Chunk]:
     """Mastra chunks for seed-service events (SSE events, ``{event, data}`` dicts, pairs)."""
     return KonanAdapter().stream(source)
 

@@ -175,7 +175,9 @@ class LangChainAdapter(StreamAdapter):
             call.usage = _sum_raw_usage(call.usage, usage)
         meta = chunk.get("response_metadata") or {}
         if isinstance(meta, dict):
-            call.finish_reason = meta.get("finish_reason") or meta.get("stop_reason") or call.finish_reason
+            call.finish_reason = (
+                meta.get("finish_reason") or meta.get("stop_reason") or call.finish_reason
+            )
             call.model_name = meta.get("model_name") or meta.get("model") or call.model_name
 
     def _on_llm_stream(self, event: dict[str, Any], run_id: str) -> None:
@@ -252,7 +254,11 @@ class LangChainAdapter(StreamAdapter):
         self.writer.close_parts()
         called = self._emit_tool_calls(output, call)
         meta = output.get("response_metadata") or {}
-        raw_reason = (meta.get("finish_reason") or meta.get("stop_reason")) if isinstance(meta, dict) else None
+        raw_reason = (
+            (meta.get("finish_reason") or meta.get("stop_reason"))
+            if isinstance(meta, dict)
+            else None
+        )
         raw_reason = raw_reason or call.finish_reason
         if raw_reason is None:
             reason = "tool-calls" if called else "stop"
@@ -263,7 +269,12 @@ class LangChainAdapter(StreamAdapter):
         self.writer.step_finish(
             reason,
             usage,
-            {"modelId": model, "finishReason": raw_reason, "runId": run_id, "name": event.get("name")},
+            {
+                "modelId": model,
+                "finishReason": raw_reason,
+                "runId": run_id,
+                "name": event.get("name"),
+            },
             defer=True,
         )
 
@@ -300,13 +311,22 @@ class LangChainAdapter(StreamAdapter):
             name = str(invalid.get("name") or "")
             self.writer.tool_call(call_id, name, {}, invalidArgs=invalid.get("args"))
             self.writer.tool_error(
-                call_id, name, {"message": str(invalid.get("error") or "the model sent arguments that are not valid JSON"), "args": invalid.get("args")}
+                call_id,
+                name,
+                {
+                    "message": str(
+                        invalid.get("error") or "the model sent arguments that are not valid JSON"
+                    ),
+                    "args": invalid.get("args"),
+                },
             )
             emitted.add(call_id)
         for call_id in call.call_order:
             if call_id not in emitted:
                 ok, args = parse_json_text(call.call_args.get(call_id) or "{}")
-                self.writer.tool_call(call_id, call.call_names.get(call_id, ""), args if ok else {"_raw": args})
+                self.writer.tool_call(
+                    call_id, call.call_names.get(call_id, ""), args if ok else {"_raw": args}
+                )
                 self._pending_calls.append((call_id, call.call_names.get(call_id, "")))
                 emitted.add(call_id)
         return bool(emitted)
@@ -333,7 +353,9 @@ class LangChainAdapter(StreamAdapter):
         explicit = data.get("tool_call_id")
         inp = data.get("input")
         if not explicit and isinstance(inp, dict):
-            explicit = inp.get("tool_call_id") or (inp.get("id") if inp.get("type") == "tool_call" else None)
+            explicit = inp.get("tool_call_id") or (
+                inp.get("id") if inp.get("type") == "tool_call" else None
+            )
         if not explicit:
             for parent in reversed(event.get("parent_ids") or []):
                 if parent in self._chain_tool_calls:
@@ -362,7 +384,9 @@ class LangChainAdapter(StreamAdapter):
             return self._tool_runs.pop(run_id)
         call_id = self._match_call(event, run_id) or self.writer.new_id("call")
         if call_id not in self.writer.tool_names:
-            self.writer.tool_call(call_id, str(event.get("name") or ""), (event.get("data") or {}).get("input") or {})
+            self.writer.tool_call(
+                call_id, str(event.get("name") or ""), (event.get("data") or {}).get("input") or {}
+            )
         return call_id
 
     def _on_tool_end(self, event: dict[str, Any], run_id: str) -> None:
@@ -417,7 +441,9 @@ class LangChainAdapter(StreamAdapter):
 def from_langchain(source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
 @overload
 def from_langchain(source: Iterable[Any]) -> Iterator[Chunk]: ...
-def from_langchain(source: Iterable[Any] | AsyncIterable[Any]) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+def from_langchain(
+    source: Iterable[Any] | AsyncIterable[Any],
+) -> Iterator[Chunk] | AsyncIterator[Chunk]:
     """Mastra chunks for ``astream_events(version="v2")`` events (sync or async)."""
     return LangChainAdapter().stream(source)
 

@@ -119,7 +119,12 @@ class OpenAIAdapter(StreamAdapter):
         self.writer.close_parts()
 
     def _claim(self, run_id: object) -> None:
-        if not self.writer.started and not self._fixed_run_id and isinstance(run_id, str) and run_id:
+        if (
+            not self.writer.started
+            and not self._fixed_run_id
+            and isinstance(run_id, str)
+            and run_id
+        ):
             self.writer.run_id = run_id
 
     # -- Chat Completions -------------------------------------------------------------------
@@ -136,7 +141,9 @@ class OpenAIAdapter(StreamAdapter):
             if not isinstance(choice, dict):
                 continue
             if choice.get("index", 0) != 0:
-                self.writer.raw({"format": self.format_name, "choice": choice, "id": chunk.get("id")})
+                self.writer.raw(
+                    {"format": self.format_name, "choice": choice, "id": chunk.get("id")}
+                )
                 continue
             self._chat_delta(choice.get("delta") or {}, str(chunk.get("id") or "message"))
             if choice.get("finish_reason"):
@@ -151,8 +158,11 @@ class OpenAIAdapter(StreamAdapter):
             self.writer.end_reasoning()
             self.writer.text(delta["content"], part_id=part)
         if isinstance(delta.get("refusal"), str) and delta["refusal"]:
-            self.writer.text(delta["refusal"], part_id=f"{part}:refusal",
-                             provider_metadata={"openai": {"refusal": True}})
+            self.writer.text(
+                delta["refusal"],
+                part_id=f"{part}:refusal",
+                provider_metadata={"openai": {"refusal": True}},
+            )
         for call in delta.get("tool_calls") or []:
             if not isinstance(call, dict):
                 continue
@@ -174,7 +184,9 @@ class OpenAIAdapter(StreamAdapter):
         for index in sorted(self._chat_calls):
             call_id = self._chat_calls[index]
             ok, args = parse_json_text(self._chat_args.get(call_id) or "{}")
-            self.writer.tool_call(call_id, self.writer.tool_names.get(call_id, ""), args if ok else {"_raw": args})
+            self.writer.tool_call(
+                call_id, self.writer.tool_names.get(call_id, ""), args if ok else {"_raw": args}
+            )
         self._chat_calls.clear()
 
     def _chat_done(self) -> None:
@@ -222,7 +234,9 @@ class OpenAIAdapter(StreamAdapter):
             name = str(item.get("name") or "")
             self._items[str(item.get("id"))] = (call_id, name)
             self._response_called_tools = True
-            self.writer.tool_input_start(call_id, name, providerMetadata={"openai": {"itemId": item.get("id")}})
+            self.writer.tool_input_start(
+                call_id, name, providerMetadata={"openai": {"itemId": item.get("id")}}
+            )
             if item.get("arguments"):
                 self.writer.tool_input_delta(call_id, str(item["arguments"]))
         elif item.get("type") not in ("message", "reasoning"):
@@ -237,7 +251,11 @@ class OpenAIAdapter(StreamAdapter):
     def _r_response_refusal_delta(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         part = f"{event.get('item_id')}:refusal"
-        self.writer.text(str(event.get("delta") or ""), part_id=part, provider_metadata={"openai": {"refusal": True}})
+        self.writer.text(
+            str(event.get("delta") or ""),
+            part_id=part,
+            provider_metadata={"openai": {"refusal": True}},
+        )
 
     def _r_response_reasoning_summary_text_delta(self, event: dict[str, Any]) -> None:
         self._ensure_response()
@@ -259,12 +277,22 @@ class OpenAIAdapter(StreamAdapter):
         annotation = event.get("annotation") or {}
         source_id = f"{event.get('item_id')}:{event.get('annotation_index', 0)}"
         if annotation.get("type") == "url_citation":
-            self.writer.source(source_id, "url", str(annotation.get("title") or annotation.get("url") or ""),
-                               url=annotation.get("url"), providerMetadata={"openai": annotation})
+            self.writer.source(
+                source_id,
+                "url",
+                str(annotation.get("title") or annotation.get("url") or ""),
+                url=annotation.get("url"),
+                providerMetadata={"openai": annotation},
+            )
         elif annotation.get("type") in ("file_citation", "container_file_citation", "file_path"):
             filename = annotation.get("filename") or annotation.get("file_id")
-            self.writer.source(source_id, "document", str(filename or ""), filename=filename,
-                               providerMetadata={"openai": annotation})
+            self.writer.source(
+                source_id,
+                "document",
+                str(filename or ""),
+                filename=filename,
+                providerMetadata={"openai": annotation},
+            )
         else:
             self.writer.raw({"format": self.format_name, "event": event})
 
@@ -272,10 +300,15 @@ class OpenAIAdapter(StreamAdapter):
         item = event.get("item") or {}
         kind = item.get("type")
         if kind == "function_call":
-            call_id, name = self._items.get(str(item.get("id")), (str(item.get("call_id") or ""), ""))
+            call_id, name = self._items.get(
+                str(item.get("id")), (str(item.get("call_id") or ""), "")
+            )
             ok, args = parse_json_text(str(item.get("arguments") or "{}"))
-            self.writer.tool_call(str(item.get("call_id") or call_id), str(item.get("name") or name),
-                                  args if ok else {"_raw": args})
+            self.writer.tool_call(
+                str(item.get("call_id") or call_id),
+                str(item.get("name") or name),
+                args if ok else {"_raw": args},
+            )
         elif kind == "message":
             self.writer.end_text()
         elif kind == "reasoning":
@@ -288,7 +321,11 @@ class OpenAIAdapter(StreamAdapter):
         self._ensure_response(response)
         self._ended = True
         usage = responses_usage(response.get("usage"))
-        metadata = {"modelId": response.get("model"), "responseId": response.get("id"), "status": response.get("status")}
+        metadata = {
+            "modelId": response.get("model"),
+            "responseId": response.get("id"),
+            "status": response.get("status"),
+        }
         self.writer.step_finish(reason, usage, metadata)
         self.writer.finish(reason, metadata=metadata)
 
@@ -304,21 +341,33 @@ class OpenAIAdapter(StreamAdapter):
         error = response.get("error") or {}
         self._ensure_response(response)
         self._ended = True
-        self.writer.error({"message": str(error.get("message") or "the response failed"),
-                           "code": error.get("code"), "responseId": response.get("id")})
+        self.writer.error(
+            {
+                "message": str(error.get("message") or "the response failed"),
+                "code": error.get("code"),
+                "responseId": response.get("id"),
+            }
+        )
 
     def _r_error(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         self._ended = True
-        self.writer.error({"message": str(event.get("message") or "the API reported an error"),
-                           "code": event.get("code"), "param": event.get("param")})
+        self.writer.error(
+            {
+                "message": str(event.get("message") or "the API reported an error"),
+                "code": event.get("code"),
+                "param": event.get("param"),
+            }
+        )
 
 
 @overload
 def from_openai(source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
 @overload
 def from_openai(source: Iterable[Any]) -> Iterator[Chunk]: ...
-def from_openai(source: Iterable[Any] | AsyncIterable[Any]) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+def from_openai(
+    source: Iterable[Any] | AsyncIterable[Any],
+) -> Iterator[Chunk] | AsyncIterator[Chunk]:
     """Mastra chunks for an OpenAI chat or responses stream (sync or async)."""
     return OpenAIAdapter().stream(source)
 

@@ -47,7 +47,10 @@ def _normalize(event: Any) -> dict[str, Any] | None:
             usage = usage()
         return {
             "event_kind": "agent_run_result",
-            "result": {"output": to_jsonable(getattr(result, "output", None)), "usage": to_jsonable(usage)},
+            "result": {
+                "output": to_jsonable(getattr(result, "output", None)),
+                "usage": to_jsonable(usage),
+            },
         }
     return as_dict(event)
 
@@ -71,14 +74,19 @@ class PydanticAIAdapter(StreamAdapter):
         handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
         if data is None or handler is None:
             self.writer.start()
-            self.writer.raw({"format": self.format_name, "event": data if data is not None else event})
+            self.writer.raw(
+                {"format": self.format_name, "event": data if data is not None else event}
+            )
             return
         handler(data)
 
     def finalize(self) -> None:
         if not self._finished and not self.writer.errored:
             self.writer.error(
-                {"message": "the event stream ended before the agent's run result: it was cut short"}
+                {
+                    "message": "the event stream ended before the agent's run result: "
+                    "it was cut short"
+                }
             )
         self.writer.close_parts()
 
@@ -108,7 +116,11 @@ class PydanticAIAdapter(StreamAdapter):
         index = int(event.get("index") or 0)
         part = event.get("part") or {}
         self._begin_part(index)
-        state = {"kind": part.get("part_kind"), "args": "", "name": part.get("tool_name") or ""}
+        state: dict[str, Any] = {
+            "kind": part.get("part_kind"),
+            "args": "",
+            "name": str(part.get("tool_name") or ""),
+        }
         self._parts[index] = state
         kind = part.get("part_kind")
         meta = self._provider(part)
@@ -122,12 +134,16 @@ class PydanticAIAdapter(StreamAdapter):
             state["id"] = call_id
             self._step_tools = True
             self.writer.tool_input_start(
-                call_id, state["name"], providerExecuted=True if kind == "builtin-tool-call" else None
+                call_id,
+                state["name"],
+                providerExecuted=True if kind == "builtin-tool-call" else None,
             )
             self._args_piece(state, part.get("args"))
         elif kind == "builtin-tool-return":
             self.writer.tool_result(
-                str(part.get("tool_call_id") or ""), part.get("tool_name"), part.get("content"),
+                str(part.get("tool_call_id") or ""),
+                part.get("tool_name"),
+                part.get("content"),
                 providerExecuted=True,
             )
         else:
@@ -148,7 +164,16 @@ class PydanticAIAdapter(StreamAdapter):
         state = self._parts.get(index)
         kind = delta.get("part_delta_kind")
         if state is None:
-            self._on_part_start({"index": index, "part": {"part_kind": {"tool_call": "tool-call"}.get(kind, kind), "tool_call_id": delta.get("tool_call_id"), "tool_name": delta.get("tool_name_delta")}})
+            self._on_part_start(
+                {
+                    "index": index,
+                    "part": {
+                        "part_kind": "tool-call" if kind == "tool_call" else kind,
+                        "tool_call_id": delta.get("tool_call_id"),
+                        "tool_name": delta.get("tool_name_delta"),
+                    },
+                }
+            )
             state = self._parts[index]
         meta = self._provider(delta)
         if kind == "text":
@@ -175,7 +200,9 @@ class PydanticAIAdapter(StreamAdapter):
             self.writer.end_reasoning(part.get("signature") or state.get("signature"))
         elif kind in ("tool-call", "builtin-tool-call"):
             call_id = str(part.get("tool_call_id") or state.get("id") or self.writer.new_id("call"))
-            self._emit_call(call_id, part.get("tool_name") or state.get("name") or "", part.get("args"), state)
+            self._emit_call(
+                call_id, part.get("tool_name") or state.get("name") or "", part.get("args"), state
+            )
 
     def _emit_call(self, call_id: str, name: str, args: object, state: dict[str, Any]) -> None:
         if state.get("called"):
@@ -197,7 +224,9 @@ class PydanticAIAdapter(StreamAdapter):
         if call_id and call_id in self.writer.tool_names:
             return
         self._step_tools = True
-        self._emit_call(call_id or self.writer.new_id("call"), part.get("tool_name") or "", part.get("args"), {})
+        self._emit_call(
+            call_id or self.writer.new_id("call"), part.get("tool_name") or "", part.get("args"), {}
+        )
 
     _on_output_tool_call = _on_function_tool_call
 
@@ -210,12 +239,15 @@ class PydanticAIAdapter(StreamAdapter):
             content = part.get("content")
             message = content if isinstance(content, str) else json.dumps(to_jsonable(content))
             self.writer.tool_error(
-                call_id, name, {"message": message, "outcome": outcome or "retry", "retry": part.get("retry")}
+                call_id,
+                name,
+                {"message": message, "outcome": outcome or "retry", "retry": part.get("retry")},
             )
         else:
             extra = event.get("content")
-            self.writer.tool_result(call_id, name, part.get("content"), metadata=part.get("metadata"),
-                                    userContent=extra)
+            self.writer.tool_result(
+                call_id, name, part.get("content"), metadata=part.get("metadata"), userContent=extra
+            )
 
     _on_output_tool_result = _on_function_tool_result
 
@@ -234,12 +266,20 @@ class PydanticAIAdapter(StreamAdapter):
                 usage_raw.get("input_tokens"),
                 usage_raw.get("output_tokens"),
                 None,
-                usage_raw.get("output_reasoning_tokens") or (usage_raw.get("details") or {}).get("reasoning_tokens"),
+                usage_raw.get("output_reasoning_tokens")
+                or (usage_raw.get("details") or {}).get("reasoning_tokens"),
                 usage_raw.get("cache_read_tokens"),
             )
         self._end_step()
         self._finished = True
-        self.writer.finish(None, usage, {"requests": (usage_raw or {}).get("requests"), "toolCalls": (usage_raw or {}).get("tool_calls")})
+        self.writer.finish(
+            None,
+            usage,
+            {
+                "requests": (usage_raw or {}).get("requests"),
+                "toolCalls": (usage_raw or {}).get("tool_calls"),
+            },
+        )
 
     @staticmethod
     def _provider(item: dict[str, Any]) -> dict[str, Any] | None:
@@ -254,7 +294,9 @@ class PydanticAIAdapter(StreamAdapter):
 def from_pydantic_ai(source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
 @overload
 def from_pydantic_ai(source: Iterable[Any]) -> Iterator[Chunk]: ...
-def from_pydantic_ai(source: Iterable[Any] | AsyncIterable[Any]) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+def from_pydantic_ai(
+    source: Iterable[Any] | AsyncIterable[Any],
+) -> Iterator[Chunk] | AsyncIterator[Chunk]:
     """Mastra chunks for ``run_stream_events()`` events (sync or async)."""
     return PydanticAIAdapter().stream(source)
 

@@ -129,9 +129,8 @@ class SSEParser:
         elif name == "id":
             if "\0" not in value:
                 self.last_event_id = value
-        elif name == "retry":
-            if value and value.isascii() and value.isdigit():
-                self.retry = int(value)
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self.retry = int(value)
 
     def _dispatch(self, events: list[SSEEvent]) -> None:
         self._pending_fields = False

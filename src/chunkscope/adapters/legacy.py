@@ -1,0 +1,253 @@
+"""Adapters for Mastra's legacy streams: the AI SDK v4 data stream and legacy workflow events.
+
+**AI SDK v4 data stream** (``agent.streamLegacy()`` over HTTP, header
+``x-vercel-ai-data-stream: v1``): one ``<code>:<json>`` line per part. Codes: ``f`` step
+start, ``0`` text, ``g`` reasoning, ``i`` redacted reasoning, ``j`` reasoning signature,
+``h`` source, ``k`` file, ``2`` data, ``8`` message annotations, ``3`` error, ``9`` tool
+call, ``a`` tool result, ``b`` tool-call streaming start, ``c`` tool-call args delta,
+``e`` step finish, ``d`` message finish. Accepted: whole lines, or byte / text pieces split
+anywhere (the adapter splits lines itself, decoding UTF-8 incrementally). ``2:`` becomes
+``data-v4`` and ``8:`` ``data-v4-annotations``; usage ``{promptTokens, completionTokens}``
+becomes Mastra usage. Without a ``d:`` line the stream was cut short (an ``error`` chunk).
+
+**Legacy workflow events** (``start``, ``step-start``, ``step-result``, ``step-finish``,
+``step-suspended``, ``step-waiting``, ``step-output``, ``finish``: the names before the
+``workflow-`` prefix) become the matching ``workflow-*`` chunks with ``from: "WORKFLOW"``;
+``finish`` gets a ``workflowStatus`` worked out from the step results when it has none.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any, overload
+
+from ._base import StreamAdapter, as_dict
+from ._json import parse_json_text, to_jsonable
+from ._writer import Chunk, finish_reason, make_usage
+
+DATA_STREAM_HEADER = "x-vercel-ai-data-stream"
+"""The response header that marks an AI SDK v4 data stream (value ``v1``)."""
+
+DATA_STREAM_CODES = frozenset("0123456789abcdefghijk")
+"""Part codes of the v4 data stream protocol."""
+
+
+def v4_usage(raw: object) -> dict[str, int] | None:
+    """Mastra usage from a v4 ``{promptTokens, completionTokens}`` record."""
+    if not isinstance(raw, dict):
+        return None
+    return make_usage(raw.get("promptTokens"), raw.get("completionTokens"), raw.get("totalTokens"))
+
+
+class DataStreamV4Adapter(StreamAdapter):
+    """AI SDK v4 data stream lines → Mastra chunks."""
+
+    format_name = "ai-sdk-v4-data-stream"
+
+    def __init__(self, run_id: str | None = None) -> None:
+        super().__init__(run_id)
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._buffer = ""
+        self._ended = False
+
+    def handle(self, event: Any) -> None:
+        if isinstance(event, (bytes, bytearray)):
+            event = self._decoder.decode(bytes(event))
+        if isinstance(event, tuple) and len(event) == 2:
+            self._part(str(event[0]), to_jsonable(event[1]), f"{event[0]}:{event[1]!r}")
+            return
+        if not isinstance(event, str):
+            self.writer.raw({"format": self.format_name, "event": event})
+            return
+        self._buffer += event
+        if "\n" not in self._buffer and not event.endswith("\r"):
+            # A whole line given without its newline is still one line.
+            if self._looks_complete(self._buffer):
+                line, self._buffer = self._buffer, ""
+                self._line(line)
+            return
+        *lines, self._buffer = self._buffer.split("\n")
+        for line in lines:
+            self._line(line)
+
+    @staticmethod
+    def _looks_complete(text: str) -> bool:
+        code, sep, rest = text.partition(":")
+        return bool(sep) and code in DATA_STREAM_CODES and parse_json_text(rest)[0]
+
+    def finalize(self) -> None:
+        tail = self._buffer + self._decoder.decode(b"", final=True)
+        self._buffer = ""
+        if tail.strip():
+            self._line(tail)
+        if not self._ended and not self.writer.errored:
+            self.writer.error(
+                {"message": "the data stream ended without its `d:` finish line: it was cut short"}
+            )
+        self.writer.close_parts()
+
+    def _line(self, line: str) -> None:
+        line = line.rstrip("\r")
+        if not line.strip():
+            return
+        code, sep, rest = line.partition(":")
+        ok, value = parse_json_text(rest) if sep else (False, line)
+        if not ok or code not in DATA_STREAM_CODES:
+            self.writer.raw(
+                {"format": self.format_name, "line": line, "problem": "not a `<code>:<json>` line"}
+            )
+            return
+        self._part(code, value, line)
+
+    def _part(self, code: str, value: Any, line: str) -> None:
+        body = value if isinstance(value, dict) else {}
+        writer = self.writer
+        if code == "f":
+            writer.step_start(message_id=body.get("messageId"))
+        elif code == "0" and isinstance(value, str):
+            writer.end_reasoning()
+            writer.text(value)
+        elif code == "g" and isinstance(value, str):
+            writer.reasoning(value)
+        elif code == "j":
+            writer.end_reasoning(body.get("signature"))
+        elif code == "h":
+            writer.source(
+                str(body.get("id") or writer.new_id("source")),
+                str(body.get("sourceType") or "url"),
+                str(body.get("title") or body.get("url") or ""),
+                url=body.get("url"),
+                providerMetadata=body.get("providerMetadata"),
+            )
+        elif code == "k":
+            writer.file(
+                str(body.get("data") or ""), str(body.get("mimeType") or "application/octet-stream")
+            )
+        elif code == "2":
+            writer.data("v4", value)
+        elif code == "8":
+            writer.data("v4-annotations", value)
+        elif code == "3":
+            writer.error({"message": str(value)})
+        elif code == "9":
+            writer.tool_call(
+                str(body.get("toolCallId")), str(body.get("toolName") or ""), body.get("args")
+            )
+        elif code == "a":
+            writer.tool_result(
+                str(body.get("toolCallId")), body.get("toolName"), body.get("result")
+            )
+        elif code == "b":
+            writer.tool_input_start(str(body.get("toolCallId")), str(body.get("toolName") or ""))
+        elif code == "c":
+            writer.tool_input_delta(
+                str(body.get("toolCallId")), str(body.get("argsTextDelta") or "")
+            )
+        elif code == "e":
+            if not writer.step_open:
+                writer.step_start()
+            writer.step_finish(
+                finish_reason(body.get("finishReason")),
+                v4_usage(body.get("usage")),
+                {"isContinued": body.get("isContinued")},
+            )
+        elif code == "d":
+            self._ended = True
+            reason = finish_reason(body.get("finishReason")) if body.get("finishReason") else None
+            writer.finish(reason, v4_usage(body.get("usage")))
+        else:
+            writer.raw({"format": self.format_name, "line": line})
+
+
+_WORKFLOW_EVENTS = {
+    "start": "workflow-start",
+    "step-start": "workflow-step-start",
+    "step-result": "workflow-step-result",
+    "step-finish": "workflow-step-finish",
+    "step-suspended": "workflow-step-suspended",
+    "step-waiting": "workflow-step-waiting",
+    "step-output": "workflow-step-output",
+    "step-progress": "workflow-step-progress",
+    "finish": "workflow-finish",
+    "canceled": "workflow-canceled",
+    "paused": "workflow-paused",
+}
+"""Legacy workflow event names and the ``workflow-*`` chunk types they became."""
+
+
+class LegacyWorkflowAdapter(StreamAdapter):
+    """Legacy (un-prefixed) workflow events → ``workflow-*`` chunks."""
+
+    format_name = "mastra-legacy-workflow"
+
+    def __init__(self, run_id: str | None = None) -> None:
+        super().__init__(run_id)
+        self.writer.from_ = "WORKFLOW"
+        self._fixed_run_id = run_id is not None
+        self._statuses: dict[str, str] = {}
+        self._claimed = False
+
+    def handle(self, event: Any) -> None:
+        data = as_dict(event)
+        kind = data.get("type") if data else None
+        if data is None or not isinstance(kind, str):
+            self.writer.raw({"format": self.format_name, "event": event})
+            return
+        payload = data.get("payload")
+        payload = dict(payload) if isinstance(payload, dict) else {}
+        run_id = data.get("runId") or payload.get("runId")
+        if not self._claimed and not self._fixed_run_id and isinstance(run_id, str) and run_id:
+            self.writer.run_id = run_id
+            self._claimed = True
+        if kind.startswith("workflow-") or kind.startswith("data-"):
+            self.writer.passthrough(data)
+            return
+        target = _WORKFLOW_EVENTS.get(kind)
+        if target is None:
+            self.writer.raw({"format": self.format_name, "event": data})
+            return
+        if kind == "step-result" and isinstance(payload.get("id"), str):
+            self._statuses[payload["id"]] = str(payload.get("status") or "")
+        if kind == "finish" and "workflowStatus" not in payload:
+            payload["workflowStatus"] = self._status()
+        self.writer.emit(target, to_jsonable(payload))
+
+    def _status(self) -> str:
+        statuses = set(self._statuses.values())
+        for status in ("failed", "suspended", "waiting", "canceled"):
+            if status in statuses:
+                return status
+        return "success"
+
+
+@overload
+def from_data_stream_v4(source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
+@overload
+def from_data_stream_v4(source: Iterable[Any]) -> Iterator[Chunk]: ...
+def from_data_stream_v4(
+    source: Iterable[Any] | AsyncIterable[Any],
+) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+    """Mastra chunks for an AI SDK v4 data stream (lines, or bytes split anywhere)."""
+    return DataStreamV4Adapter().stream(source)
+
+
+def convert_data_stream_v4(lines: Iterable[Any]) -> list[Chunk]:
+    """Convert a whole v4 data stream."""
+    return DataStreamV4Adapter().convert(lines)
+
+
+@overload
+def from_legacy_workflow(source: AsyncIterable[Any]) -> AsyncIterator[Chunk]: ...
+@overload
+def from_legacy_workflow(source: Iterable[Any]) -> Iterator[Chunk]: ...
+def from_legacy_workflow(
+    source: Iterable[Any] | AsyncIterable[Any],
+) -> Iterator[Chunk] | AsyncIterator[Chunk]:
+    """``workflow-*`` chunks for legacy workflow events."""
+    return LegacyWorkflowAdapter().stream(source)
+
+
+def convert_legacy_workflow(events: Iterable[Any]) -> list[Chunk]:
+    """Convert a whole list of legacy workflow events."""
+    return LegacyWorkflowAdapter().convert(events)
