@@ -112,6 +112,7 @@ export type MarkerKind =
   | "tripwire"
   | "error"
   | "abort"
+  | "goal"
   | "goal-pass"
   | "goal-fail"
   | "warning"
@@ -227,6 +228,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
   const endOf = (part: Part): number => Math.max(part.t0, part.t1 ?? liveEdge);
 
   const scopes = new ScopeTree(byId);
+  const network = pairNetworkEvents(parts);
   const lanes = new Map<string, LaneBuilder>();
   const placed = new Map<string, { builder: LaneBuilder; row: number }>();
   const items: TimelineItem[] = [];
@@ -352,10 +354,24 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
         break;
       }
       case "network": {
-        const item = bar(part, start, end, "network");
-        if (part.t1 !== null && part.t1 <= part.t0) item.shape = "tick";
+        // Network chunks are instants; a "-start" and its "-end" make one span.
+        const closing = network.endOf.get(part.id);
+        const opener = network.startOf.get(part.id);
+        const host = opener === undefined ? undefined : placed.get(opener);
+        const item = bar(part, start, start, "network");
         item.label = networkLabel(part);
-        place(laneFor(scope, "network"), item, null);
+        if (closing !== undefined) {
+          item.end = Math.max(start, closing.t0);
+          item.open = false;
+        } else if (part.event.endsWith("-start") && !run.ended) {
+          item.end = liveEdge;
+          item.open = true;
+        } else {
+          item.shape = "tick";
+          item.open = false;
+        }
+        if (host !== undefined) place(host.builder, item, host.row);
+        else place(laneFor(scope, "network"), item, null);
         break;
       }
       case "notice": {
@@ -375,6 +391,35 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
   });
   markers.sort((a, b) => a.t - b.t);
   return { lanes: ordered.map((b) => b.lane), items, markers, end: axisEnd };
+}
+
+/** Which network "-start" event each "-end" event closes (same event prefix and label). */
+function pairNetworkEvents(parts: readonly Part[]): {
+  endOf: Map<string, NetworkPart>;
+  startOf: Map<string, string>;
+} {
+  const endOf = new Map<string, NetworkPart>();
+  const startOf = new Map<string, string>();
+  const open = new Map<string, NetworkPart[]>();
+  for (const part of parts) {
+    if (part.kind !== "network" || typeof part.event !== "string") continue;
+    const isStart = part.event.endsWith("-start");
+    const isEnd = part.event.endsWith("-end");
+    if (!isStart && !isEnd) continue;
+    const key = `${part.parent ?? ""}|${part.event.slice(0, part.event.lastIndexOf("-"))}|${part.label}`;
+    const stack = open.get(key) ?? [];
+    if (isStart) {
+      stack.push(part);
+      open.set(key, stack);
+    } else {
+      const opener = stack.pop();
+      if (opener !== undefined) {
+        endOf.set(opener.id, part);
+        startOf.set(part.id, opener.id);
+      }
+    }
+  }
+  return { endOf, startOf };
 }
 
 /** What tooltips need besides the part. */
@@ -439,7 +484,7 @@ function describe(part: Part | null, end: number, { run, chars }: TooltipContext
     case "wstep":
       return wstepTooltip(part, end, chars);
     case "network":
-      return networkTooltip(part, chars);
+      return networkTooltip(part, end, chars);
     default:
       return `${part.kind} @ ${formatMs(part.t0)}`;
   }
@@ -699,9 +744,10 @@ function networkLabel(part: NetworkPart): string {
   return part.label || part.event;
 }
 
-function networkTooltip(part: NetworkPart, chars: number): string {
+function networkTooltip(part: NetworkPart, end: number, chars: number): string {
   return lines(
-    `${part.event}${part.label ? ` · ${part.label}` : ""} @ ${formatMs(part.t0)}`,
+    `${part.event}${part.label ? ` · ${part.label}` : ""}`,
+    end > part.t0 ? span(part.t0, end, false) : `at ${formatMs(part.t0)}`,
     isPresent(part.payload) ? preview(part.payload, chars) : null,
   );
 }
@@ -749,18 +795,21 @@ function noticeMarker(part: NoticePart, chars: number): Marker | null {
         tooltip: lines(`aborted @ ${formatMs(part.t0)}`, message),
       };
     case "goal": {
-      const passed = field(part.detail, "passed") === true;
+      const verdict = field(part.detail, "passed");
       const objective = field(part.detail, "objective");
       const iteration = field(part.detail, "iteration");
       const maxRuns = field(part.detail, "maxRuns");
       const reason = field(part.detail, "reason");
+      // A check without a verdict (a task-completion check) is shown, but neither green nor red.
+      const kind: MarkerKind = verdict === true ? "goal-pass" : verdict === false ? "goal-fail" : "goal";
+      const title = kind === "goal-pass" ? "goal passed" : kind === "goal-fail" ? "goal not met" : "goal check";
       return {
         ...base,
-        kind: passed ? "goal-pass" : "goal-fail",
-        color: passed ? "success" : "failure",
-        label: passed ? "goal ✓" : "goal ✗",
+        kind,
+        color: kind === "goal-pass" ? "success" : kind === "goal-fail" ? "failure" : "accent",
+        label: kind === "goal-pass" ? "goal ✓" : kind === "goal-fail" ? "goal ✗" : "goal",
         tooltip: lines(
-          `goal ${passed ? "passed" : "not met"} @ ${formatMs(part.t0)}`,
+          `${title} @ ${formatMs(part.t0)}`,
           isPresent(objective) ? `objective: ${preview(objective, chars)}` : null,
           isPresent(iteration)
             ? `evaluation ${String(iteration)}${isPresent(maxRuns) ? ` of ${String(maxRuns)}` : ""}`

@@ -170,6 +170,7 @@ describe("layoutTimeline", () => {
       notice("ab", 330, "abort", "user stopped"),
       notice("g1", 340, "goal", "", { passed: true, objective: "answer", iteration: 1, maxRuns: 3 }),
       notice("g2", 345, "goal", "", { passed: false, objective: "answer", reason: "too short" }),
+      notice("g3", 350, "goal", "task completion check", { isComplete: true }),
     ];
     const layout = layoutTimeline({ run: runInfo({ status: "tripwire" }), parts });
     expect(layout.markers.map((m) => [m.kind, m.t, m.color])).toEqual([
@@ -179,6 +180,7 @@ describe("layoutTimeline", () => {
       ["abort", 330, "muted"],
       ["goal-pass", 340, "success"],
       ["goal-fail", 345, "failure"],
+      ["goal", 350, "accent"],
     ]);
     const trip = layout.markers[1];
     expect(trip?.tooltip).toContain("reason: pii detected");
@@ -207,14 +209,25 @@ describe("layoutTimeline", () => {
     expect(layout.end).toBe(1234);
   });
 
-  it("lays agent-network events on their own lane", () => {
-    const parts: Part[] = [network("n1", 10, 200, "agent-execution-start"), network("n2", 210, 210, "routing-agent-end")];
-    const layout = layoutTimeline({ run: runInfo(), parts });
-    const lane = itemsIn(layout, "Network");
-    expect(lane.map((i) => [i.label, i.shape])).toEqual([
-      ["agent-execution-start", "bar"],
-      ["routing-agent-end", "tick"],
+  it("pairs agent-network start and end events into spans on their own lane", () => {
+    const parts: Part[] = [
+      { ...network("n1", 10, 10, "agent-execution-start"), label: "researcher" },
+      network("n2", 20, 20, "agent-execution-event-text-delta"),
+      { ...network("n3", 200, 200, "agent-execution-end"), label: "researcher" },
+      network("n4", 210, 210, "routing-agent-start"),
+    ];
+    const finished = layoutTimeline({ run: runInfo(), parts });
+    const lane = itemsIn(finished, "Network");
+    expect(lane.map((i) => [i.partId, i.shape, i.start, i.end, i.row])).toEqual([
+      ["n1", "bar", 10, 200, 0],
+      ["n2", "tick", 20, 20, 1],
+      ["n3", "tick", 200, 200, 0],
+      ["n4", "tick", 210, 210, 0],
     ]);
+    expect(itemOf(finished, "n1").tooltip).toContain("took 190 ms");
+    // While the run streams, a start with no end yet runs to the live edge.
+    const live = layoutTimeline({ run: runInfo({ ended: false, status: "running", elapsedMs: 500 }), parts });
+    expect([itemOf(live, "n4").end, itemOf(live, "n4").open]).toEqual([500, true]);
   });
 
   it("survives a parent cycle and unknown states without hanging or dropping parts", () => {
