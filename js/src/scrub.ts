@@ -16,6 +16,8 @@ export interface ScrubbableState {
   rows: readonly ChunkRow[];
   /** Live-only items in arrival order. */
   transient: readonly TransientItem[];
+  /** Position of each part in `parts`, when the state keeps one; rebuilt for the past parts. */
+  indexOf?: ReadonlyMap<string, number>;
 }
 
 const TERMINAL_WSTEP = new Set(["success", "failed", "canceled", "cancelled", "skipped", "bailed"]);
@@ -30,15 +32,19 @@ const TERMINAL_BACKGROUND = new Set(["completed", "failed", "cancelled"]);
 export function viewAt<S extends ScrubbableState>(state: S, t: number): S {
   const parts: Part[] = [];
   const byId = new Map<string, Part>();
+  const indexOf = new Map<string, number>();
   for (const part of state.parts) {
     if (part.t0 > t) continue;
     const seen = partAt(part, t);
+    indexOf.set(seen.id, parts.length);
     parts.push(seen);
     byId.set(seen.id, seen);
   }
   const rows = state.rows.filter((row) => row.t <= t);
   const transient = state.transient.filter((item) => item.t <= t);
-  return { ...state, run: runAt(state.run, t, rows, transient), parts, byId, rows, transient };
+  const past = { ...state, run: runAt(state.run, t, rows, transient), parts, byId, rows, transient };
+  if (state.indexOf !== undefined) past.indexOf = indexOf;
+  return past;
 }
 
 /** The run record at `t`: unchanged at or after its last chunk, else still running. */

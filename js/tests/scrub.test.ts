@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { viewAt } from "../src/scrub";
+import { fromSnapshot } from "../src/store";
 import type { Part, TextPart, ToolPart, BackgroundPart, WorkflowStepPart } from "../src/wire";
 import { background, row, runInfo, step, stateOf, text, tool, wstep } from "./timeline/builders";
 
@@ -75,6 +76,16 @@ describe("viewAt", () => {
     expect(view.rows.map((r) => r.i)).toEqual([0, 1, 2]);
     expect(view.transient.map((x) => x.i)).toEqual([9]);
     expect(state.parts).toHaveLength(7); // the store is untouched
+  });
+
+  it("works on the store's own state, keeping its part index consistent", () => {
+    const snapshot = finishedRun();
+    const store = fromSnapshot({ v: 1, seq: 3, run: snapshot.run, parts: [...snapshot.parts], rows: snapshot.rows });
+    const past = viewAt(store, 400);
+    expect(past.seq).toBe(3);
+    expect(past.parts.map((p) => past.indexOf.get(p.id))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(past.indexOf.has("late")).toBe(false);
+    expect(store.indexOf.get("late")).toBe(6);
   });
 
   it("shows a finished run as still running before its end, and as it ended after", () => {
