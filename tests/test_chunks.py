@@ -719,6 +719,15 @@ def test_not_a_chunk_is_invalid(value: Any, message: str) -> None:
     assert parsed.type is None
 
 
+def test_raw_keeps_the_input_as_given() -> None:
+    text = '{"type": "tool-call-delta", "payload": {}}'
+    assert parse_chunk(text).raw == text  # type: ignore[union-attr]
+    assert parse_chunk(text.encode()).raw == text  # type: ignore[union-attr]
+    assert parse_chunk("[1]").raw == "[1]"  # type: ignore[union-attr]
+    sample = {"type": "tool-call-delta", "payload": {}}
+    assert parse_chunk(sample).raw is sample  # type: ignore[union-attr]
+
+
 def test_invalid_utf8_bytes() -> None:
     blob = b'{"type": "text-delta", "payload": {"id": "t", "text": "\xff\xfe"}}'
     parsed = parse_chunk(blob)

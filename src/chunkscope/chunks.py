@@ -2125,8 +2125,11 @@ def _parse_text(text: str) -> Chunk:
     except ValueError as err:
         return _invalid(None, [("", f"not valid JSON: {err}")], text)
     if not isinstance(value, dict):
-        return _invalid(None, [("", f"expected a JSON object, got {_json_kind(value)}")], value)
-    return _parse_dict(value, 0)
+        return _invalid(None, [("", f"expected a JSON object, got {_json_kind(value)}")], text)
+    parsed = _parse_dict(value, 0)
+    if isinstance(parsed, InvalidChunk):
+        parsed.raw = text  # the caller gave text: keep exactly that
+    return parsed
 
 
 def _parse_bytes(blob: bytes) -> Chunk:
