@@ -189,6 +189,7 @@ class MastraWriter:
         usage: dict[str, int] | None = None,
         metadata: dict[str, Any] | None = None,
         *,
+        raw_reason: object = None,
         defer: bool = False,
     ) -> None:
         """Close open parts and emit ``step-finish``.
@@ -204,17 +205,19 @@ class MastraWriter:
             return
         self.step_open = False
         self.last_reason = reason
-        output: dict[str, Any] = {}
         if usage is not None:
-            output["usage"] = usage
             self.total_usage = add_usage(self.total_usage, usage)
+        step_result: dict[str, Any] = {"reason": reason, "isContinued": False}
+        if raw_reason is not None:
+            step_result["rawReason"] = str(raw_reason)
         chunk: Chunk = {
             "type": "step-finish",
             "runId": self.run_id,
             "from": self.from_,
             "payload": {
-                "stepResult": {"reason": reason, "isContinued": False},
-                "output": output,
+                "stepResult": step_result,
+                # Mastra serializes a usage whose counts are undefined as {}.
+                "output": {"usage": usage if usage is not None else {}},
                 "metadata": to_jsonable(metadata or {}),
             },
         }
@@ -237,15 +240,13 @@ class MastraWriter:
             self.step_finish(reason or self.last_reason or "stop")
         final_reason = reason or self.last_reason or "stop"
         final_usage = usage if usage is not None else self.total_usage
-        output: dict[str, Any] = {}
-        if final_usage is not None:
-            output["usage"] = final_usage
         self.emit(
             "finish",
             {
                 "stepResult": {"reason": final_reason},
-                "output": output,
+                "output": {"usage": final_usage if final_usage is not None else {}},
                 "metadata": to_jsonable(metadata or {}),
+                "messages": {"all": [], "user": [], "nonUser": []},
             },
         )
         self.finished = True

@@ -139,14 +139,15 @@ class KonanAdapter(StreamAdapter):
         raw_reason = body.get("finish_reason")
         metadata = {
             "modelId": body.get("model"),
-            "finishReason": raw_reason,
             "id": body.get("id"),
             "time": body.get("time"),
             "usageMetadata": raw_usage,
         }
         if not self.writer.step_open:
             self.writer.step_start(message_id=body.get("id"))
-        self.writer.step_finish(finish_reason(raw_reason or "stop"), usage, metadata, defer=True)
+        self.writer.step_finish(
+            finish_reason(raw_reason or "stop"), usage, metadata, raw_reason=raw_reason, defer=True
+        )
 
     # -- tools ------------------------------------------------------------------------------
 

@@ -271,10 +271,10 @@ class LangChainAdapter(StreamAdapter):
             usage,
             {
                 "modelId": model,
-                "finishReason": raw_reason,
                 "runId": run_id,
                 "name": event.get("name"),
             },
+            raw_reason=raw_reason,
             defer=True,
         )
 

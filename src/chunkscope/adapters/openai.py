@@ -198,8 +198,8 @@ class OpenAIAdapter(StreamAdapter):
             return
         self._ended = True
         reason = finish_reason(self._chat_reason)
-        metadata = {"modelId": self._chat_model, "finishReason": self._chat_reason}
-        self.writer.step_finish(reason, self._chat_usage, metadata)
+        metadata = {"modelId": self._chat_model}
+        self.writer.step_finish(reason, self._chat_usage, metadata, raw_reason=self._chat_reason)
         self.writer.finish(reason, metadata=metadata)
 
     # -- Responses --------------------------------------------------------------------------
