@@ -138,7 +138,7 @@ def test_any_split_points_give_the_same_events(
     data = text.encode("utf-8")
     whole, _ = feed_all([data])
     points = sorted({c % (len(data) + 1) for c in cuts})
-    pieces = [data[a:b] for a, b in zip([0, *points], [*points, len(data)])]
+    pieces = [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
     split, _ = feed_all(pieces)
     assert split == whole
     single, _ = feed_all(one_byte_at_a_time(data))
@@ -150,5 +150,5 @@ def test_any_split_points_give_the_same_events(
 def test_arbitrary_bytes_never_raise_and_split_invariantly(data: bytes, cuts: list[int]) -> None:
     whole, _ = feed_all([data])
     points = sorted({c % (len(data) + 1) for c in cuts})
-    pieces = [data[a:b] for a, b in zip([0, *points], [*points, len(data)])]
+    pieces = [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
     assert feed_all(pieces)[0] == whole

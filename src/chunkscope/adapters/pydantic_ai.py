@@ -108,7 +108,7 @@ class PydanticAIAdapter(StreamAdapter):
         self._step_has_parts = True
 
     def _part_id(self, index: int) -> str:
-        return f"{self.writer.run_id}:{self._step}:{index}"
+        return f"part-{self._step}-{index}"
 
     # -- parts ------------------------------------------------------------------------------
 

@@ -1,0 +1,126 @@
+"""LangChain ``astream_events(version="v2")`` recordings replayed through the adapter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from adapter_fixtures import RecordedFailure, areplay, assert_coherent, of_type, replay, replay_list, without
+
+from chunkscope import accumulate
+from chunkscope.adapters import convert_langchain, from_langchain
+
+
+def chunks_of(name: str) -> list[dict[str, Any]]:
+    return convert_langchain(replay_list("langchain", name))
+
+
+def test_bare_fake_chat_model_text() -> None:
+    chunks = chunks_of("text")
+    assert_coherent(chunks)
+    assert without(chunks, "text-delta") == ["start", "step-start", "text-start", "text-end", "step-finish", "finish"]
+    state = accumulate(chunks)
+    assert state.text == "Hello there, streaming world!"
+    assert state.finish_reason == "stop"
+    assert state.status == "finished"
+
+
+def test_chain_text_is_not_repeated_by_parser_and_chain_stream_events() -> None:
+    chunks = chunks_of("chain")
+    assert_coherent(chunks)
+    deltas = [c["payload"]["text"] for c in of_type(chunks, "text-delta")]
+    assert "".join(deltas) == "Paris is the capital."
+    state = accumulate(chunks)
+    assert state.text == "Paris is the capital."
+    assert state.reasoning_text == "The user asks about France."
+    assert state.usage is not None
+    assert (state.usage.input_tokens, state.usage.output_tokens, state.usage.reasoning_tokens) == (12, 4, 3)
+    raw_events = {c["payload"]["event"] for c in of_type(chunks, "raw")}
+    assert {"on_prompt_start", "on_parser_stream", "on_chain_stream"} <= raw_events
+
+
+def test_react_agent_tool_call_streams_args_and_result_matches_by_id() -> None:
+    chunks = chunks_of("agent_tool")
+    assert_coherent(chunks)
+    assert without(chunks, "raw", "text-delta", "tool-call-delta") == [
+        "start",
+        "step-start", "tool-call-input-streaming-start", "tool-call-input-streaming-end",
+        "tool-call", "tool-result", "step-finish",
+        "step-start", "text-start", "text-end", "step-finish",
+        "finish",
+    ]
+    deltas = "".join(c["payload"]["argsTextDelta"] for c in of_type(chunks, "tool-call-delta"))
+    assert deltas == '{"city": "Paris"}'
+    state = accumulate(chunks)
+    (call,) = state.tool_calls
+    assert (call.tool_call_id, call.tool_name, call.args) == ("call_w1", "get_weather", {"city": "Paris"})
+    assert call.result == "Sunny, 21°C in Paris"
+    assert state.text == "It is sunny in Paris."
+    assert [s["payload"]["stepResult"]["reason"] for s in of_type(chunks, "step-finish")] == ["tool-calls", "stop"]
+    assert state.usage is not None and (state.usage.input_tokens, state.usage.output_tokens) == (60, 14)
+
+
+def test_custom_events_become_data_chunks() -> None:
+    chunks = chunks_of("custom_events")
+    assert_coherent(chunks)
+    data = [(c["type"], c["data"]) for c in chunks if c["type"].startswith("data-")]
+    assert data == [
+        ("data-status", {"message": "starting"}),
+        ("data-order-progress", {"step": "querying", "orderId": "A-17"}),
+    ]
+    state = accumulate(chunks)
+    (call,) = state.tool_calls
+    assert call.args == {"order_id": "A-17"}
+    assert state.text == "Order A-17 has shipped."
+
+
+def test_tool_error_handled_by_tool_node_becomes_tool_error_and_run_goes_on() -> None:
+    chunks = chunks_of("handled_tool_error")
+    assert_coherent(chunks)
+    (error,) = of_type(chunks, "tool-error")
+    assert error["payload"]["toolCallId"] == "call_f2"
+    assert error["payload"]["error"]["message"] == "database offline while searching 'y'"
+    state = accumulate(chunks)
+    assert state.text == "The search failed."
+    assert state.status == "finished"
+
+
+def test_failing_tool_that_aborts_the_graph_ends_with_error_and_reraises() -> None:
+    seen: list[dict[str, Any]] = []
+    with pytest.raises(RecordedFailure, match="database offline"):
+        for chunk in from_langchain(replay("langchain", "failing_tool")):
+            seen.append(chunk)
+    assert_coherent(seen)
+    assert [c["type"] for c in seen if c["type"] in ("tool-error", "error")] == ["tool-error", "error"]
+    assert "database offline" in seen[-1]["payload"]["error"]["message"]
+
+
+async def test_model_raising_mid_stream_closes_text_then_errors_async() -> None:
+    seen: list[dict[str, Any]] = []
+    with pytest.raises(RecordedFailure, match="model backend went away"):
+        async for chunk in from_langchain(areplay("langchain", "model_raises")):
+            seen.append(chunk)
+    assert_coherent(seen)
+    assert without(seen, "raw", "text-delta")[-2:] == ["text-end", "error"]
+    assert accumulate(seen).status == "error"
+    assert "".join(c["payload"]["text"] for c in of_type(seen, "text-delta")) == "Partial answ"
+
+
+def test_a_list_cut_before_the_root_run_ends_says_so() -> None:
+    events = replay_list("langchain", "agent_tool")[:-5]
+    chunks = convert_langchain(events)
+    assert_coherent(chunks)
+    assert chunks[-1]["type"] == "error"
+    assert "before its root run" in chunks[-1]["payload"]["error"]["message"]
+
+
+async def test_live_library_objects_give_the_same_chunks_as_the_recording() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    model = GenericFakeChatModel(messages=iter([AIMessage(content="Hello there, streaming world!")]))
+    chunks = [c async for c in from_langchain(model.astream_events("hi", version="v2"))]
+    assert_coherent(chunks)
+    assert [c["type"] for c in chunks] == [c["type"] for c in chunks_of("text")]
+    assert accumulate(chunks).text == "Hello there, streaming world!"
