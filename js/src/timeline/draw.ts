@@ -44,6 +44,8 @@ export interface Scene {
 export interface DrawStats {
   /** Bars and ticks inside the visible window. */
   items: number;
+  /** Rectangles filled after merging touching bars of one colour. */
+  rects: number;
   /** Labels written inside bars. */
   labels: number;
 }
@@ -57,36 +59,57 @@ const CHAR_WIDTH = 6.2;
 /** Labels per frame at most: beyond that they are unreadable anyway. */
 const MAX_LABELS = 1500;
 
-/** Flat [x, y, w, h, ...] lists per colour, reused between frames to spare the collector. */
+/**
+ * Rectangles to fill, grouped by colour. Rectangles of one colour on one row that touch or
+ * overlap (thousands of bars when zoomed out) are merged first, so a frame fills at most
+ * about one rectangle per pixel column per row, whatever the number of items.
+ */
 class RectBatches {
   private readonly lists = new Map<ColorKey, number[]>();
+  /** The run being extended on each row: [colour, x0, x1, y, h]. */
+  private readonly open = new Map<number, [ColorKey, number, number, number, number]>();
 
-  push(color: ColorKey, x: number, y: number, w: number, h: number): void {
-    let list = this.lists.get(color);
-    if (list === undefined) {
-      list = [];
-      this.lists.set(color, list);
+  push(row: number, color: ColorKey, x: number, y: number, w: number, h: number): void {
+    const run = this.open.get(row);
+    if (run !== undefined && run[0] === color && run[3] === y && run[4] === h && x <= run[2] + 0.5 && x + w >= run[1] - 0.5) {
+      run[1] = Math.min(run[1], x);
+      run[2] = Math.max(run[2], x + w);
+      return;
     }
-    list.push(x, y, w, h);
+    if (run !== undefined) this.emit(run);
+    this.open.set(row, [color, x, x + w, y, h]);
   }
 
-  /** One path and one fill per colour. */
-  flush(g: CanvasRenderingContext2D, colors: Record<ColorKey, string>): void {
+  private emit(run: [ColorKey, number, number, number, number]): void {
+    let list = this.lists.get(run[0]);
+    if (list === undefined) {
+      list = [];
+      this.lists.set(run[0], list);
+    }
+    list.push(run[1], run[3], run[2] - run[1], run[4]);
+  }
+
+  /** One fill colour per batch; plain fillRect calls, which canvases rasterise fastest. */
+  flush(g: CanvasRenderingContext2D, colors: Record<ColorKey, string>): number {
+    for (const run of this.open.values()) this.emit(run);
+    this.open.clear();
+    let filled = 0;
     for (const [color, list] of this.lists) {
       if (list.length === 0) continue;
       g.fillStyle = colors[color];
-      g.beginPath();
       for (let k = 0; k < list.length; k += 4) {
-        g.rect(list[k] ?? 0, list[k + 1] ?? 0, list[k + 2] ?? 0, list[k + 3] ?? 0);
+        g.fillRect(list[k] ?? 0, list[k + 1] ?? 0, list[k + 2] ?? 0, list[k + 3] ?? 0);
       }
-      g.fill();
+      filled += list.length / 4;
       list.length = 0;
     }
+    return filled;
   }
 }
 
 const bodies = new RectBatches();
 const strips = new RectBatches();
+const ticks = new RectBatches();
 
 /** Draw one frame. `g` must already be scaled for devicePixelRatio. */
 export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawStats {
@@ -125,18 +148,19 @@ export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawSta
     if (!visible[item.lane] || item.end < tStart - vp.msPerPx * 2 || item.start > tEnd) continue;
     drawn++;
     const y = laneTop + rowTop(geometry, item.lane, item.row) - scrollY;
+    const row = item.lane * 65_536 + item.row;
     const x0 = Math.max(LABEL_WIDTH - 2, timeToX(vp, item.start));
     const x1 = Math.min(plotRight + 2, timeToX(vp, item.end));
     if (item.shape === "tick") {
-      bodies.push(item.color, x0 - 1, y - 1, 2, ROW_HEIGHT + 2);
+      ticks.push(row, item.color, x0 - 1, y - 1, 2, ROW_HEIGHT + 2);
     } else {
       const w = Math.max(1.5, x1 - x0);
-      bodies.push(item.color, x0, y, w, ROW_HEIGHT);
+      bodies.push(row, item.color, x0, y, w, ROW_HEIGHT);
       if (w >= 3) {
         for (const segment of item.segments) {
           const s0 = Math.max(x0, timeToX(vp, segment.start));
           const s1 = Math.min(x0 + w, timeToX(vp, segment.end));
-          if (s1 - s0 >= 0.5) strips.push(segment.color, s0, y + ROW_HEIGHT - STRIP_HEIGHT, s1 - s0, STRIP_HEIGHT);
+          if (s1 - s0 >= 0.5) strips.push(row, segment.color, s0, y + ROW_HEIGHT - STRIP_HEIGHT, s1 - s0, STRIP_HEIGHT);
         }
       }
       if (w >= MIN_LABEL_WIDTH && labelled.length < MAX_LABELS && item.label !== "") {
@@ -149,8 +173,7 @@ export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawSta
       outlined.push({ x: x0, y, w: Math.max(2, x1 - x0), color: theme.fontMuted });
     }
   }
-  bodies.flush(g, theme.colors);
-  strips.flush(g, theme.colors);
+  const rects = bodies.flush(g, theme.colors) + strips.flush(g, theme.colors) + ticks.flush(g, theme.colors);
 
   g.lineWidth = 1.5;
   for (const box of outlined) {
@@ -195,7 +218,7 @@ export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawSta
 
   drawRuler(g, scene);
   drawLaneLabels(g, scene, visible);
-  return { items: drawn, labels: labelled.length };
+  return { items: drawn, rects, labels: labelled.length };
 }
 
 function drawRuler(g: CanvasRenderingContext2D, scene: Scene): void {

@@ -67,6 +67,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   canvas.tabIndex = 0;
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", "Timeline of the run");
+  canvas.title = "Drag to pan · Ctrl/⌘+wheel to zoom · +/− keys zoom, 0 fits · drag on the ruler to scrub";
   const tooltip = el(doc, "div", "cs-timeline-tooltip");
   tooltip.hidden = true;
   stage.append(canvas, tooltip);
@@ -328,6 +329,20 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
     }
   };
 
+  /** Keyboard: + and - zoom, 0 fits, arrow keys pan by a tenth of the view. */
+  const onKeyDown = (event: KeyboardEvent): void => {
+    const centre = LABEL_WIDTH + viewport.plotWidth / 2;
+    const tenth = (viewport.plotWidth * viewport.msPerPx) / 10;
+    if (event.key === "+" || event.key === "=") setViewport(zoomAt(viewport, ZOOM_STEP, centre), true);
+    else if (event.key === "-" || event.key === "_") setViewport(zoomAt(viewport, 1 / ZOOM_STEP, centre), true);
+    else if (event.key === "0") fit.click();
+    else if (event.key === "ArrowLeft") setViewport({ ...viewport, start: viewport.start - tenth }, true);
+    else if (event.key === "ArrowRight") setViewport({ ...viewport, start: viewport.start + tenth }, true);
+    else return;
+    event.preventDefault();
+  };
+
+  canvas.addEventListener("keydown", onKeyDown);
   canvas.addEventListener("pointerdown", onPointerDown);
   canvas.addEventListener("pointermove", onPointerMove);
   canvas.addEventListener("pointerup", onPointerUp);
