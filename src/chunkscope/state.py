@@ -518,9 +518,10 @@ class RunState:
         type_ = chunk.type
         part_id = part.id if part is not None else None
         row = self._row
+        mergeable = type_ in _DELTA_TYPES and not isinstance(chunk, InvalidChunk)
         if (
             row is not None
-            and type_ in _DELTA_TYPES
+            and mergeable
             and row["type"] == type_
             and self._row_part == part_id
             and t - row["t"] < ROW_MERGE_MS
@@ -548,7 +549,7 @@ class RunState:
             row["truncated"] = True
         self.rows.append(row)
         self._ops.append({"op": "rows", "rows": [row]})
-        if type_ in _DELTA_TYPES:
+        if mergeable:
             self._row = row
             self._row_part = part_id
             self._row_text = [_delta_text(chunk)]
@@ -591,7 +592,14 @@ class RunState:
             self._set_status("running")
         if isinstance(chunk, InvalidChunk):
             target = self._turn or run
-            self._row_for(chunk, t, index, self._on_invalid(target, chunk, t, index, where))
+            notice = self._on_invalid(target, chunk, t, index, where)
+            lenient = _Lenient.of(chunk)
+            if lenient is not None:
+                # Best effort: a known chunk with a bad field still says something (a step
+                # began, a call was made); fold what can be read, after the error row.
+                self._last_touched = None
+                self._fold_nested(target, lenient, t, index)
+            self._row_for(chunk, t, index, notice)
             return
         if type_ == "start" and self._root.finished:
             # streamUntilIdle(): after a background task ends, a whole new start … finish
@@ -812,6 +820,10 @@ class RunState:
         text_id = _field(chunk.payload, "id")
         key = text_id if isinstance(text_id, str) else ""
         part = run.texts.get(key)
+        if part is not None and (create or part.step != (run.step.id if run.step else None)):
+            # the same id again: a new block (ids restart every step)
+            self._end(part, t)
+            part = None
         if part is None:
             if not create:
                 self._warn(f"'{chunk.type}' for text '{key}' with no 'text-start'", None, t,
@@ -859,6 +871,9 @@ class RunState:
         rid = _field(chunk.payload, "id")
         key = rid if isinstance(rid, str) else ""
         part = run.reasonings.get(key)
+        if part is not None and (create or part.step != (run.step.id if run.step else None)):
+            self._end(part, t)
+            part = None
         if part is None:
             if not create:
                 self._warn(f"'{chunk.type}' for reasoning '{key}' with no 'reasoning-start'",
@@ -1440,6 +1455,36 @@ class RunState:
         message = f"invalid {what} at {place}: {chunk.error}"
         self._problem(self.errors, message, where, t, chunk.type, index)
         return self._notice(run, "error", "invalid", message, clip_for_wire(chunk.raw), t, index)
+
+
+class _Lenient:
+    """The readable fields of an invalid chunk of a known type, for a best-effort fold."""
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        self.type: str = raw["type"]
+        payload = raw.get("payload")
+        self.payload: Any = payload if isinstance(payload, Mapping) else {}
+        run_id, from_ = raw.get("runId"), raw.get("from")
+        self.run_id = run_id if isinstance(run_id, str) else None
+        self.from_ = from_ if isinstance(from_, str) else None
+        data_id = raw.get("id")
+        self.id = data_id if isinstance(data_id, str) else None
+        self.data = raw.get("data")
+        self.object = raw.get("object")
+
+    @classmethod
+    def of(cls, chunk: InvalidChunk) -> _Lenient | None:
+        raw = chunk.raw
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
+            return None
+        type_ = raw["type"]
+        if type_ in _LENIENT_SKIP:
+            return None
+        return cls(raw)
+
+
+# Folding these leniently would claim more than an invalid chunk can support.
+_LENIENT_SKIP = frozenset({"finish", "error", "abort", "tripwire"})
 
 
 def _add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
