@@ -43,8 +43,10 @@ describe("JsonTree", () => {
     const big = { rows: Array.from({ length: 100_000 }, (_, k) => ({ k, text: "x".repeat(100) })) };
     const started = performance.now();
     const tree = new JsonTree(big, { openDepth: 3 });
-    expect(performance.now() - started).toBeLessThan(500);
-    expect(tree.el.querySelectorAll(".cs-json-row").length).toBeLessThan(1000);
+    // Bounded by what is shown (one page of rows), not by the 100k rows held; drawing them
+    // all would take many seconds here.
+    expect(tree.el.querySelectorAll(".cs-json-row").length).toBeLessThan(ENTRY_PAGE * 4);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("keeps what the user opened across updates", () => {

@@ -43,6 +43,8 @@ export class TranscriptView {
   private readonly loose = new Map<string, HTMLElement>();
   private stick = true;
   private selected: string | null = null;
+  /** scrollHeight after the last draw, to tell growth without a second layout. */
+  private lastHeight = 0;
 
   constructor() {
     const back = h("button", "cs-link-button", "back to live");
@@ -77,8 +79,6 @@ export class TranscriptView {
 
   /** Draw `state`; only parts whose object or revision changed are updated. */
   draw(state: StoreState): void {
-    const wasAtBottom = this.stick;
-    const before = this.scroller.scrollHeight;
     const ended = state.run.ended;
     const seen = new Set<string>();
     const blocks = transcriptBlocks(state);
@@ -111,8 +111,11 @@ export class TranscriptView {
     for (const key of this.loose.keys()) if (!liveKeys.has(key)) this.loose.delete(key);
     this.empty.hidden = state.parts.length > 0;
     this.highlight(this.selected);
-    if (wasAtBottom) this.toBottom();
-    else if (this.scroller.scrollHeight > before) this.jump.hidden = false;
+    // One layout read per frame: it is the expensive part of a frame on a long transcript.
+    const height = this.scroller.scrollHeight;
+    if (this.stick) this.toBottom(height);
+    else if (height > this.lastHeight) this.jump.hidden = false;
+    this.lastHeight = height;
   }
 
   /** Mark the part with id `partId` as selected (null clears). */
@@ -176,8 +179,8 @@ export class TranscriptView {
     return s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX;
   }
 
-  private toBottom(): void {
-    this.scroller.scrollTop = this.scroller.scrollHeight;
+  private toBottom(height = this.scroller.scrollHeight): void {
+    this.scroller.scrollTop = height;
     this.jump.hidden = true;
   }
 }
