@@ -26,7 +26,8 @@ import {
   xToTime,
   zoomAt,
 } from "./geometry";
-import { type Layout, type Marker, type TimelineItem, layoutTimeline } from "./layout";
+import type { StoreState } from "../store";
+import { type Layout, type LayoutInput, type Marker, type TimelineItem, layoutTimeline } from "./layout";
 import { TIMELINE_CSS } from "./styles";
 import { type Theme, readTheme } from "./theme";
 
@@ -38,6 +39,20 @@ const ZOOM_STEP = 1.6;
 const DRAG_THRESHOLD = 4;
 /** How near (CSS px) the scrub cursor a press must be to grab it. */
 const CURSOR_GRAB = 6;
+
+/** How often the live edge advances between messages while the run streams (ms). */
+const LIVE_TICK_MS = 250;
+
+/**
+ * The store's state with the run's elapsed time moved to "now" while it streams: the time
+ * since the last message that set it is added, so open parts reach the present.
+ */
+function liveInput(state: StoreState): LayoutInput {
+  const { run, liveAnchor } = state;
+  if (run.ended || liveAnchor === null) return state;
+  const now = run.elapsedMs + Math.max(0, Date.now() - liveAnchor);
+  return { run: { ...run, elapsedMs: now }, parts: state.parts };
+}
 
 /** Mount the timeline into `container`; returns the function that removes it. */
 export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => void {
@@ -59,7 +74,10 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   scrub.setAttribute("aria-label", "Scrub time");
   const readout = el(doc, "span", "cs-scrub-time");
   const live = button(doc, "Live", "Back to the live run", "cs-scrub-live");
-  bar.append(zoomOut, zoomIn, fit, scrub, readout, live);
+  const help = el(doc, "span", "cs-timeline-help");
+  help.textContent = "?";
+  help.title = "Drag to pan · Ctrl/⌘ + wheel to zoom · keys: + − zoom, 0 fits, ← → pan · drag on the ruler or the red cursor to scrub · click a bar to select it";
+  bar.append(zoomOut, zoomIn, fit, scrub, readout, live, help);
 
   const stage = el(doc, "div", "cs-timeline-stage");
   const canvas = doc.createElement("canvas");
@@ -67,7 +85,6 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   canvas.tabIndex = 0;
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", "Timeline of the run");
-  canvas.title = "Drag to pan · Ctrl/⌘+wheel to zoom · +/− keys zoom, 0 fits · drag on the ruler to scrub";
   const tooltip = el(doc, "div", "cs-timeline-tooltip");
   tooltip.hidden = true;
   stage.append(canvas, tooltip);
@@ -76,7 +93,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
 
   const g = canvas.getContext("2d");
   let theme: Theme = readTheme(root);
-  let layout: Layout = layoutTimeline(ctx.store.get());
+  let layout: Layout = layoutTimeline(liveInput(ctx.store.get()));
   let rows: RowIndex = indexRows(layout);
   let geometry: LaneGeometry = laneGeometry(layout);
   let width = 0;
@@ -103,7 +120,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
 
   const relayout = (): void => {
     const started = performance.now();
-    layout = layoutTimeline(ctx.store.get());
+    layout = layoutTimeline(liveInput(ctx.store.get()));
     rows = indexRows(layout);
     geometry = laneGeometry(layout);
     lastLayoutCost = performance.now() - started;
@@ -378,6 +395,15 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
     schedule();
   };
 
+  // While streaming, open bars keep growing between messages (a long tool call sends none).
+  const ticker = setInterval(() => {
+    const state = ctx.store.get();
+    if (!state.run.ended && state.liveAnchor !== null) {
+      layoutDirty = true;
+      schedule();
+    }
+  }, LIVE_TICK_MS);
+
   const unsubscribers = [
     ctx.store.subscribe(() => {
       layoutDirty = true;
@@ -408,6 +434,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   return () => {
     if (frame !== 0) cancelAnimationFrame(frame);
     frame = 0;
+    clearInterval(ticker);
     for (const stop of unsubscribers) stop();
     resizeObserver?.disconnect();
     themeObserver?.disconnect();
