@@ -102,6 +102,15 @@ describe("widget", () => {
     expect((el.querySelector(".cs-stop") as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it("takes a newer saved snapshot when the trait changes", async () => {
+    const model = new FakeModel();
+    initialize(model);
+    const { el } = render(model);
+    model.set("snapshot", snapshot([part("text", { id: "t", text: "from the trait" })], { seq: 3 }));
+    await frame();
+    expect(textOf(el, "t")).toContain("from the trait");
+  });
+
   it("asks for a resync once per gap", () => {
     const model = new FakeModel();
     initialize(model);
