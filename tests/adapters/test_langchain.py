@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from adapter_fixtures import RecordedFailure, areplay, assert_coherent, of_type, replay, replay_list, without
+from adapter_fixtures import (
+    RecordedFailure,
+    areplay,
+    assert_coherent,
+    of_type,
+    replay,
+    replay_list,
+    without,
+)
 
 from chunkscope import accumulate
 from chunkscope.adapters import convert_langchain, from_langchain
@@ -18,7 +26,14 @@ def chunks_of(name: str) -> list[dict[str, Any]]:
 def test_bare_fake_chat_model_text() -> None:
     chunks = chunks_of("text")
     assert_coherent(chunks)
-    assert without(chunks, "text-delta") == ["start", "step-start", "text-start", "text-end", "step-finish", "finish"]
+    assert without(chunks, "text-delta") == [
+        "start",
+        "step-start",
+        "text-start",
+        "text-end",
+        "step-finish",
+        "finish",
+    ]
     state = accumulate(chunks)
     assert state.text == "Hello there, streaming world!"
     assert state.finish_reason == "stop"
@@ -34,7 +49,11 @@ def test_chain_text_is_not_repeated_by_parser_and_chain_stream_events() -> None:
     assert state.text == "Paris is the capital."
     assert state.reasoning_text == "The user asks about France."
     assert state.usage is not None
-    assert (state.usage.input_tokens, state.usage.output_tokens, state.usage.reasoning_tokens) == (12, 4, 3)
+    assert (state.usage.input_tokens, state.usage.output_tokens, state.usage.reasoning_tokens) == (
+        12,
+        4,
+        3,
+    )
     raw_events = {c["payload"]["event"] for c in of_type(chunks, "raw")}
     assert {"on_prompt_start", "on_parser_stream", "on_chain_stream"} <= raw_events
 
@@ -44,20 +63,37 @@ def test_react_agent_tool_call_streams_args_and_result_matches_by_id() -> None:
     assert_coherent(chunks)
     assert without(chunks, "raw", "text-delta", "tool-call-delta") == [
         "start",
-        "step-start", "tool-call-input-streaming-start", "tool-call-input-streaming-end",
-        "tool-call", "tool-result", "step-finish",
-        "step-start", "text-start", "text-end", "step-finish",
+        "step-start",
+        "tool-call-input-streaming-start",
+        "tool-call-input-streaming-end",
+        "tool-call",
+        "tool-result",
+        "step-finish",
+        "step-start",
+        "text-start",
+        "text-end",
+        "step-finish",
         "finish",
     ]
     deltas = "".join(c["payload"]["argsTextDelta"] for c in of_type(chunks, "tool-call-delta"))
     assert deltas == '{"city": "Paris"}'
     state = accumulate(chunks)
     (call,) = state.tool_calls
-    assert (call.tool_call_id, call.tool_name, call.args) == ("call_w1", "get_weather", {"city": "Paris"})
+    assert (call.tool_call_id, call.tool_name, call.args) == (
+        "call_w1",
+        "get_weather",
+        {"city": "Paris"},
+    )
     assert call.result == "Sunny, 21°C in Paris"
     assert state.text == "It is sunny in Paris."
-    assert [s["payload"]["stepResult"]["reason"] for s in of_type(chunks, "step-finish")] == ["tool-calls", "stop"]
-    assert state.usage is not None and (state.usage.input_tokens, state.usage.output_tokens) == (60, 14)
+    assert [s["payload"]["stepResult"]["reason"] for s in of_type(chunks, "step-finish")] == [
+        "tool-calls",
+        "stop",
+    ]
+    assert state.usage is not None and (state.usage.input_tokens, state.usage.output_tokens) == (
+        60,
+        14,
+    )
 
 
 def test_custom_events_become_data_chunks() -> None:
@@ -91,7 +127,10 @@ def test_failing_tool_that_aborts_the_graph_ends_with_error_and_reraises() -> No
         for chunk in from_langchain(replay("langchain", "failing_tool")):
             seen.append(chunk)
     assert_coherent(seen)
-    assert [c["type"] for c in seen if c["type"] in ("tool-error", "error")] == ["tool-error", "error"]
+    assert [c["type"] for c in seen if c["type"] in ("tool-error", "error")] == [
+        "tool-error",
+        "error",
+    ]
     assert "database offline" in seen[-1]["payload"]["error"]["message"]
 
 
@@ -119,7 +158,9 @@ async def test_live_library_objects_give_the_same_chunks_as_the_recording() -> N
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
 
-    model = GenericFakeChatModel(messages=iter([AIMessage(content="Hello there, streaming world!")]))
+    model = GenericFakeChatModel(
+        messages=iter([AIMessage(content="Hello there, streaming world!")])
+    )
     chunks = [c async for c in from_langchain(model.astream_events("hi", version="v2"))]
     assert_coherent(chunks)
     assert [c["type"] for c in chunks] == [c["type"] for c in chunks_of("text")]

@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from adapter_fixtures import RecordedFailure, areplay, assert_coherent, of_type, replay, replay_list, without
+from adapter_fixtures import (
+    RecordedFailure,
+    areplay,
+    assert_coherent,
+    of_type,
+    replay,
+    replay_list,
+    without,
+)
 
 from chunkscope import accumulate
 from chunkscope.adapters import convert_pydantic_ai, from_pydantic_ai
@@ -20,9 +28,18 @@ def test_thinking_tool_call_in_pieces_then_text() -> None:
     assert_coherent(chunks)
     assert without(chunks, "text-delta", "reasoning-delta", "tool-call-delta", "raw") == [
         "start",
-        "step-start", "reasoning-start", "reasoning-end", "tool-call-input-streaming-start",
-        "tool-call-input-streaming-end", "tool-call", "tool-result", "step-finish",
-        "step-start", "text-start", "text-end", "step-finish",
+        "step-start",
+        "reasoning-start",
+        "reasoning-end",
+        "tool-call-input-streaming-start",
+        "tool-call-input-streaming-end",
+        "tool-call",
+        "tool-result",
+        "step-finish",
+        "step-start",
+        "text-start",
+        "text-end",
+        "step-finish",
         "finish",
     ]
     pieces = [c["payload"]["argsTextDelta"] for c in of_type(chunks, "tool-call-delta")]
@@ -31,10 +48,17 @@ def test_thinking_tool_call_in_pieces_then_text() -> None:
     assert state.reasoning_text == "Need the weather tool."
     assert state.text == "It is sunny in Paris."
     (call,) = state.tool_calls
-    assert (call.tool_call_id, call.tool_name, call.args) == ("call_w1", "get_weather", {"city": "Paris"})
+    assert (call.tool_call_id, call.tool_name, call.args) == (
+        "call_w1",
+        "get_weather",
+        {"city": "Paris"},
+    )
     assert call.result == {"city": "Paris", "sky": "sunny", "celsius": 21}
     assert state.finish_reason == "stop"
-    assert state.usage is not None and (state.usage.input_tokens, state.usage.output_tokens) == (100, 17)
+    assert state.usage is not None and (state.usage.input_tokens, state.usage.output_tokens) == (
+        100,
+        17,
+    )
 
 
 def test_test_model_dict_args_and_first_content_inside_part_start() -> None:

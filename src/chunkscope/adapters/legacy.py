@@ -5,8 +5,9 @@
 start, ``0`` text, ``g`` reasoning, ``i`` redacted reasoning, ``j`` reasoning signature,
 ``h`` source, ``k`` file, ``2`` data, ``8`` message annotations, ``3`` error, ``9`` tool
 call, ``a`` tool result, ``b`` tool-call streaming start, ``c`` tool-call args delta,
-``e`` step finish, ``d`` message finish. Accepted: whole lines, or byte / text pieces split
-anywhere (the adapter splits lines itself, decoding UTF-8 incrementally). ``2:`` becomes
+``e`` step finish, ``d`` message finish. Accepted: text lines (one or more whole lines per
+item), ``(code, value)`` pairs, or bytes split anywhere (buffered into lines, UTF-8 decoded
+incrementally). ``2:`` becomes
 ``data-v4`` and ``8:`` ``data-v4-annotations``; usage ``{promptTokens, completionTokens}``
 becomes Mastra usage. Without a ``d:`` line the stream was cut short (an ``error`` chunk).
 
@@ -53,28 +54,19 @@ class DataStreamV4Adapter(StreamAdapter):
 
     def handle(self, event: Any) -> None:
         if isinstance(event, (bytes, bytearray)):
-            event = self._decoder.decode(bytes(event))
-        if isinstance(event, tuple) and len(event) == 2:
-            self._part(str(event[0]), to_jsonable(event[1]), f"{event[0]}:{event[1]!r}")
-            return
-        if not isinstance(event, str):
-            self.writer.raw({"format": self.format_name, "event": event})
-            return
-        self._buffer += event
-        if "\n" not in self._buffer and not event.endswith("\r"):
-            # A whole line given without its newline is still one line.
-            if self._looks_complete(self._buffer):
-                line, self._buffer = self._buffer, ""
+            # Bytes are pieces of the wire, split anywhere: buffer until a newline.
+            self._buffer += self._decoder.decode(bytes(event))
+            *lines, self._buffer = self._buffer.split("\n")
+            for line in lines:
                 self._line(line)
-            return
-        *lines, self._buffer = self._buffer.split("\n")
-        for line in lines:
-            self._line(line)
-
-    @staticmethod
-    def _looks_complete(text: str) -> bool:
-        code, sep, rest = text.partition(":")
-        return bool(sep) and code in DATA_STREAM_CODES and parse_json_text(rest)[0]
+        elif isinstance(event, str):
+            # Text items are whole lines (with or without their newline).
+            for line in event.split("\n"):
+                self._line(line)
+        elif isinstance(event, tuple) and len(event) == 2:
+            self._part(str(event[0]), to_jsonable(event[1]), f"{event[0]}:{event[1]!r}")
+        else:
+            self.writer.raw({"format": self.format_name, "event": event})
 
     def finalize(self) -> None:
         tail = self._buffer + self._decoder.decode(b"", final=True)
