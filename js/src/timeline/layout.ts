@@ -349,7 +349,9 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
         item.segments = segmentsOf(part.states, start, end, WSTEP_COLORS, "running");
         const dot = part.stepId.lastIndexOf(".");
         const prefix = dot < 0 ? "" : part.stepId.slice(0, dot);
-        item.label = dot < 0 ? part.stepId : part.stepId.slice(dot + 1);
+        const name = dot < 0 ? part.stepId : part.stepId.slice(dot + 1);
+        const progress = progressText(part.progress);
+        item.label = progress === null ? name : `${name} · ${progress}`;
         place(laneFor(scope, "workflow", prefix), item, null);
         break;
       }

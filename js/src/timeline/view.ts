@@ -135,7 +135,8 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
 
   function onFrame(now: number): void {
     frame = 0;
-    if (layoutDirty) {
+    // A hidden panel (another tab is shown) lays out again only once it is visible.
+    if (layoutDirty && stage.clientWidth > 0) {
       // A slow layout (huge runs) is spaced out so streaming never starves the page.
       if (now - lastLayoutAt >= lastLayoutCost * 3) {
         layoutDirty = false;
