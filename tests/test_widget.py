@@ -1,0 +1,99 @@
+"""StreamView on the Python side: traits, messages, reprs, and the front-end protocol."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import chunkscope as cs
+
+
+class Captured(cs.StreamView):
+    """A StreamView that keeps what it sends, as the browser would receive it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.sent: list[dict[str, Any]] = []
+        super().__init__(*args, **kwargs)
+
+    def send(self, content: Any, buffers: Any = None) -> None:
+        self.sent.append(json.loads(json.dumps(content)))
+
+
+def test_repr_is_deterministic_and_replaces_the_default_address() -> None:
+    view = cs.StreamView(title="weather")
+    assert repr(view) == "StreamView(title='weather')"
+    bundle = view._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data["text/plain"] == "StreamView(title='weather')"
+    assert "application/vnd.jupyter.widget-view+json" in data
+
+
+def test_traits_hold_the_final_run_and_never_a_transient_chunk() -> None:
+    view = cs.show(cs.demo.stream(speed=0), title="demo", display=False)
+    state = view.result(timeout=30)
+    assert state.status == "finished"
+    snapshot = view.snapshot
+    assert snapshot is not None and snapshot["run"]["ended"] is True
+    text = json.dumps(snapshot)
+    assert "Weather in Seoul" in text and "get-weather" in text
+    assert "data-progress" not in text and "downloading readings" not in text
+    state_keys = set(view.get_state())
+    assert {"title", "snapshot"} <= state_keys
+    assert "data-progress" not in json.dumps({k: view.get_state()[k] for k in ("title",
+                                                                               "snapshot")})
+
+
+def test_ready_gets_a_snapshot_with_live_transient_items_and_batches_follow() -> None:
+    view = Captured(cs.demo.stream(speed=0.0))
+    view._on_front_end_message(view, {"kind": "ready"}, [])
+    view.result(timeout=30)
+    view._channel.join(5)
+    kinds = [m["kind"] for m in view.sent]
+    assert kinds[0] == "snapshot"
+    assert all(k in ("snapshot", "batch") for k in kinds)
+    seqs = [m["seq"] for m in view.sent if m["kind"] == "batch"]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    view._on_front_end_message(view, {"kind": "ready"}, [])
+    last = view.sent[-1]
+    assert last["kind"] == "snapshot"
+    assert any(item["type"] == "data-progress" for item in last["transient"])
+
+
+def test_stop_message_aborts_the_run() -> None:
+    view = Captured(cs.demo.stream(speed=0.2))
+    view._on_front_end_message(view, {"kind": "stop"}, [])
+    state = view.result(timeout=10)
+    assert state.status == "aborted"
+
+
+def test_messages_that_are_not_ours_are_ignored() -> None:
+    view = Captured(title="x")
+    for junk in (None, "text", [], {"kind": "unknown"}, {"nokind": 1}):
+        view._on_front_end_message(view, junk, [])
+    assert view.sent == []
+
+
+async def test_await_show_returns_the_run_state() -> None:
+    state = await cs.show(cs.demo.stream(speed=0), display=False)
+    assert state.finish_reason == "stop"
+    assert state.text.startswith("## Weather in Seoul")
+
+
+def test_show_rejects_things_that_are_not_streams_clearly() -> None:
+    import pytest
+
+    with pytest.raises(TypeError, match="not a single dict"):
+        cs.show({"type": "start"}, display=False)
+    with pytest.raises(TypeError, match="cannot read a int"):
+        cs.show(42, display=False)
+
+
+def test_record_option_writes_the_run_without_transient_chunks(tmp_path: Any) -> None:
+    path = tmp_path / "demo.jsonl"
+    view = cs.show(cs.demo.stream(speed=0), record=path, display=False)
+    view.result(timeout=30)
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert lines and all(set(x) == {"t", "chunk"} for x in lines)
+    assert not any(x["chunk"]["type"] == "data-progress" for x in lines)
+    replayed = cs.accumulate(cs.replay(path, speed=0))
+    assert replayed.text == view.state.text
