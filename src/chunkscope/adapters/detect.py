@@ -236,11 +236,9 @@ class AutoAdapter(StreamAdapter):
                 self.events_seen += 1
                 out += self._choose(record).feed(record)
         elif self.transport == "data_stream_v4":
-            out += (
-                self._choose(("0", "")).feed(piece)
-                if self.inner is None
-                else self.inner.feed(piece)
-            )
+            # Text pieces of a wire may split lines: hand them over as bytes to be buffered.
+            raw = piece.encode("utf-8") if isinstance(piece, str) else piece
+            out += self._choose(("0", "")).feed(raw)
         else:
             out += self._choose(piece).feed(piece)
         return out
