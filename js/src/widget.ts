@@ -3,7 +3,7 @@
  * kernel's messages (docs/wire.md); `render` draws a view of that store.
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
-import { mountInspector } from "@panels/inspector";
+import { mountInspector } from "./inspector/view";
 import { mountTimeline } from "./timeline/view";
 import { mountApp } from "./app";
 import { viewAt } from "./scrub";
