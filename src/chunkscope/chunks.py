@@ -314,6 +314,9 @@ _CONFIG = ConfigDict(
     populate_by_name=True,
     strict=True,
     alias_generator=to_camel,
+    # Build each validator on first use: importing stays fast, and a stream only pays for
+    # the types it actually sends.
+    defer_build=True,
 )
 
 _TYPE_DOC = "The chunk type, Mastra's discriminator."
@@ -2034,16 +2037,13 @@ Chunk: TypeAlias = (
 
 _Validate = Callable[..., Any]
 
-# The compiled validators, looked up by type: one dict lookup, no union scan.
-_VALIDATORS: dict[str, _Validate] = {
-    kind: cls.__pydantic_validator__.validate_python for kind, cls in CHUNK_CLASSES.items()
-}
-_PREFIXED: tuple[tuple[str, _Validate], ...] = (
-    (_DATA_PREFIX, DataChunk.__pydantic_validator__.validate_python),
-    (_AGENT_EVENT_PREFIX, AgentExecutionEventChunk.__pydantic_validator__.validate_python),
-    (_WORKFLOW_EVENT_PREFIX, WorkflowExecutionEventChunk.__pydantic_validator__.validate_python),
+# Validators of the known types, filled on first use: one dict lookup per chunk, no union scan.
+_VALIDATORS: dict[str, _Validate] = {}
+_PREFIXED: tuple[tuple[str, type[BaseChunk]], ...] = (
+    (_DATA_PREFIX, DataChunk),
+    (_AGENT_EVENT_PREFIX, AgentExecutionEventChunk),
+    (_WORKFLOW_EVENT_PREFIX, WorkflowExecutionEventChunk),
 )
-_VALIDATE_UNKNOWN: _Validate = UnknownChunk.__pydantic_validator__.validate_python
 
 _MAX_ISSUES_SHOWN = 5
 
@@ -2086,10 +2086,15 @@ def _issues(err: ValidationError) -> list[tuple[str, str]]:
 
 
 def _validator_for(kind: str) -> _Validate:
-    for prefix, validate in _PREFIXED:
+    known = CHUNK_CLASSES.get(kind)
+    if known is not None:
+        validate: _Validate = known.__pydantic_validator__.validate_python
+        _VALIDATORS[str(kind)] = validate
+        return validate
+    for prefix, family in _PREFIXED:
         if kind.startswith(prefix):
-            return validate
-    return _VALIDATE_UNKNOWN
+            return family.__pydantic_validator__.validate_python
+    return UnknownChunk.__pydantic_validator__.validate_python
 
 
 def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
