@@ -43,7 +43,8 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   const typeBox = doc.createElement("input");
   typeBox.type = "search";
   typeBox.className = "cs-inspector-type";
-  typeBox.placeholder = "type… (-word excludes)";
+  typeBox.placeholder = "filter types…";
+  typeBox.title = "Words matched against the chunk type; a word starting with - excludes (e.g. -delta)";
   typeBox.setAttribute("aria-label", "Filter by chunk type");
   const typeList = doc.createElement("datalist");
   typeList.id = `cs-types-${Math.random().toString(36).slice(2)}`;
