@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -66,10 +67,8 @@ def run(source: Any, *, ready: bool = True, **kw: Any) -> tuple[cs.RunState, Bro
         channel.ready()
     consumer = Consumer(source, channel, **kw)
     consumer.start()
-    try:
+    with contextlib.suppress(Exception):
         consumer.result(timeout=60)
-    except Exception:
-        pass
     channel.join(5)
     return state, browser, consumer
 
@@ -114,14 +113,14 @@ def test_a_view_that_arrives_mid_stream_gets_everything_once() -> None:
 
 
 def test_persisted_snapshots_double_and_never_hold_transient_chunks() -> None:
-    state, browser, _ = run(cs.demo.stream(speed=0))
+    _state, browser, _ = run(cs.demo.stream(speed=0))
     assert browser.persisted, "the final state is persisted"
     final = browser.persisted[-1]
     assert final["run"]["status"] == "finished" and final["run"]["ended"] is True
     dumped = json.dumps(browser.persisted)
     assert "data-progress" not in dumped and "downloading readings" not in dumped
 
-    big, big_browser, _ = run(cs.demo.text_stream(50_000))
+    _big, big_browser, _ = run(cs.demo.text_stream(50_000))
     total = sum(len(json.dumps(s)) for s in big_browser.persisted)
     assert total <= 2.5 * len(json.dumps(big_browser.persisted[-1]))
 
@@ -138,7 +137,7 @@ def test_an_exception_in_the_source_is_shown_kept_and_reraised() -> None:
         yield from list(cs.demo.text_stream(5))[:6]
         raise ConnectionError("peer went away")
 
-    state, browser, consumer = run(broken())
+    state, _browser, consumer = run(broken())
     assert state.status == "error"
     assert state.full_text  # what arrived before is kept
     assert any(n.notice == "error" and "peer went away" in n.message for n in state.notices)
@@ -168,8 +167,12 @@ async def test_stop_ends_the_run_aborted_at_once() -> None:
             yield chunk
         while True:
             await asyncio.sleep(0.01)
-            yield {"type": "text-delta", "runId": "r", "from": "AGENT",
-                   "payload": {"id": "t", "text": "."}}
+            yield {
+                "type": "text-delta",
+                "runId": "r",
+                "from": "AGENT",
+                "payload": {"id": "t", "text": "."},
+            }
 
     state = cs.RunState()
     consumer = Consumer(forever(), Channel(state, Browser()))

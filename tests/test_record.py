@@ -29,8 +29,10 @@ def test_include_transient_keeps_live_only_chunks(tmp_path: Path) -> None:
 
 def test_replay_scales_the_original_timing(tmp_path: Path) -> None:
     path = tmp_path / "timed.jsonl"
-    lines = [{"t": t, "chunk": {"type": "start", "runId": "r", "from": "AGENT", "payload": {}}}
-             for t in (0, 100, 200)]
+    lines = [
+        {"t": t, "chunk": {"type": "start", "runId": "r", "from": "AGENT", "payload": {}}}
+        for t in (0, 100, 200)
+    ]
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     start = time.monotonic()
     assert len(list(cs.replay(path, speed=2))) == 3

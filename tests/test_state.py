@@ -10,14 +10,21 @@ from chunkscope.parts import TextPart, ToolCall
 
 
 def c(type_: str, payload: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
-    chunk: dict[str, Any] = {"type": type_, "runId": "r1", "from": "AGENT",
-                             "payload": payload or {}}
+    chunk: dict[str, Any] = {
+        "type": type_,
+        "runId": "r1",
+        "from": "AGENT",
+        "payload": payload or {},
+    }
     chunk.update(extra)
     return chunk
 
 
-STEP_FINISH = {"stepResult": {"reason": "stop"}, "output": {"usage": {"inputTokens": 3,
-               "outputTokens": 4, "totalTokens": 7}}, "metadata": {}}
+STEP_FINISH = {
+    "stepResult": {"reason": "stop"},
+    "output": {"usage": {"inputTokens": 3, "outputTokens": 4, "totalTokens": 7}},
+    "metadata": {},
+}
 FINISH = {**STEP_FINISH, "messages": {"all": [], "user": [], "nonUser": []}}
 
 
@@ -30,13 +37,23 @@ def fold(chunks: list[Any]) -> cs.RunState:
 
 
 def test_text_is_the_last_steps_text_and_full_text_has_all() -> None:
-    state = fold([
-        c("start"), c("step-start"), c("text-start", {"id": "a"}),
-        c("text-delta", {"id": "a", "text": "first "}), c("text-end", {"id": "a"}),
-        c("step-finish", STEP_FINISH), c("step-start"), c("text-start", {"id": "a"}),
-        c("text-delta", {"id": "a", "text": "sec"}), c("text-delta", {"id": "a", "text": "ond"}),
-        c("text-end", {"id": "a"}), c("step-finish", STEP_FINISH), c("finish", FINISH),
-    ])
+    state = fold(
+        [
+            c("start"),
+            c("step-start"),
+            c("text-start", {"id": "a"}),
+            c("text-delta", {"id": "a", "text": "first "}),
+            c("text-end", {"id": "a"}),
+            c("step-finish", STEP_FINISH),
+            c("step-start"),
+            c("text-start", {"id": "a"}),
+            c("text-delta", {"id": "a", "text": "sec"}),
+            c("text-delta", {"id": "a", "text": "ond"}),
+            c("text-end", {"id": "a"}),
+            c("step-finish", STEP_FINISH),
+            c("finish", FINISH),
+        ]
+    )
     assert state.text == "second"
     assert state.full_text == "first second"
     assert state.status == "finished"
@@ -53,16 +70,28 @@ def test_delta_with_no_start_is_kept_and_warned_about() -> None:
 
 
 def test_result_for_unknown_tool_call_creates_the_call_and_warns() -> None:
-    state = fold([c("start"), c("step-start"),
-                  c("tool-result", {"toolCallId": "nope", "toolName": "t", "result": 1})])
+    state = fold(
+        [
+            c("start"),
+            c("step-start"),
+            c("tool-result", {"toolCallId": "nope", "toolName": "t", "result": 1}),
+        ]
+    )
     assert state.tool_calls[0].result == 1
     assert state.tool_calls[0].state == "done"
     assert any("unknown tool call 'nope'" in w.message for w in state.warnings)
 
 
 def test_second_start_mid_run_and_chunks_after_finish_are_warnings() -> None:
-    state = fold([c("start"), c("step-start"), c("start"), c("finish", FINISH),
-                  c("text-delta", {"id": "a", "text": "late"})])
+    state = fold(
+        [
+            c("start"),
+            c("step-start"),
+            c("start"),
+            c("finish", FINISH),
+            c("text-delta", {"id": "a", "text": "late"}),
+        ]
+    )
     messages = [w.message for w in state.warnings]
     assert any("second 'start'" in m for m in messages)
     assert any("after 'finish'" in m for m in messages)
@@ -79,13 +108,16 @@ def test_tool_lifecycle_with_partial_arguments() -> None:
     state.handle(c("tool-call-input-streaming-end", {"toolCallId": "1"}), 81)
     assert tool.args == {"city": "Seoul"}
     assert tool.args_text == '{"city": "Seoul"}'
-    state.handle(c("tool-call", {"toolCallId": "1", "toolName": "w",
-                                 "args": {"city": "Seoul"}}), 82)
+    state.handle(
+        c("tool-call", {"toolCallId": "1", "toolName": "w", "args": {"city": "Seoul"}}), 82
+    )
     assert tool.state == "running"
-    state.handle(c("tool-output", {"toolCallId": "1", "output": {"progress": 1}},
-                   **{"from": "USER"}), 90)
-    state.handle(c("tool-error", {"toolCallId": "1", "toolName": "w",
-                                  "error": {"message": "down"}}), 100)
+    state.handle(
+        c("tool-output", {"toolCallId": "1", "output": {"progress": 1}}, **{"from": "USER"}), 90
+    )
+    state.handle(
+        c("tool-error", {"toolCallId": "1", "toolName": "w", "error": {"message": "down"}}), 100
+    )
     assert tool.state == "error"
     assert [s for _, s in tool.states] == ["input-streaming", "running", "error"]
     outputs = [p for p in state.children(tool.id) if p.kind == "output"]
@@ -93,12 +125,14 @@ def test_tool_lifecycle_with_partial_arguments() -> None:
 
 
 def test_data_parts_reconcile_by_id_and_transient_ones_stay_apart() -> None:
-    state = fold([
-        {"type": "data-status", "id": "s", "data": {"n": 1}},
-        {"type": "data-status", "id": "s", "data": {"n": 2}},
-        {"type": "data-progress", "id": "p", "data": {"percent": 10}, "transient": True},
-        {"type": "data-progress", "id": "p", "data": {"percent": 90}, "transient": True},
-    ])
+    state = fold(
+        [
+            {"type": "data-status", "id": "s", "data": {"n": 1}},
+            {"type": "data-status", "id": "s", "data": {"n": 2}},
+            {"type": "data-progress", "id": "p", "data": {"percent": 10}, "transient": True},
+            {"type": "data-progress", "id": "p", "data": {"percent": 90}, "transient": True},
+        ]
+    )
     assert [p.data for p in state.data] == [{"n": 2}]
     assert [t["data"] for t in state.transient] == [{"percent": 90}]
     snapshot = json.dumps(state.snapshot())
@@ -106,13 +140,18 @@ def test_data_parts_reconcile_by_id_and_transient_ones_stay_apart() -> None:
 
 
 def test_invalid_and_unknown_chunks_are_visible_and_do_not_stop_the_fold() -> None:
-    state = fold([
-        c("start"), c("step-start", {"request": {}}), c("text-start", {"id": "a"}),
-        c("text-delta", {"id": "a", "text": "kept"}),
-        "{not json", {"type": "tool-call", "payload": {"toolName": 5}},
-        {"type": "brand-new-type", "payload": {"x": 1}},
-        c("text-delta", {"id": "a", "text": " still"}),
-    ])
+    state = fold(
+        [
+            c("start"),
+            c("step-start", {"request": {}}),
+            c("text-start", {"id": "a"}),
+            c("text-delta", {"id": "a", "text": "kept"}),
+            "{not json",
+            {"type": "tool-call", "payload": {"toolName": 5}},
+            {"type": "brand-new-type", "payload": {"x": 1}},
+            c("text-delta", {"id": "a", "text": " still"}),
+        ]
+    )
     assert state.full_text == "kept still"
     assert len(state.errors) == 2
     assert "chunk 4" in state.errors[0].describe()
@@ -124,11 +163,21 @@ def test_invalid_and_unknown_chunks_are_visible_and_do_not_stop_the_fold() -> No
 
 
 def test_invalid_known_chunk_is_folded_leniently() -> None:
-    state = fold([c("start"), c("step-start"), c("text-start", {"id": "a"}),
-                  c("text-delta", {"id": "a", "text": "x"}), c("step-start"),
-                  c("text-start", {"id": "a"}), c("text-delta", {"id": "a", "text": "y"})])
+    state = fold(
+        [
+            c("start"),
+            c("step-start"),
+            c("text-start", {"id": "a"}),
+            c("text-delta", {"id": "a", "text": "x"}),
+            c("step-start"),
+            c("text-start", {"id": "a"}),
+            c("text-delta", {"id": "a", "text": "y"}),
+        ]
+    )
     assert [e.message.split(":")[0] for e in state.errors] == [
-        "invalid 'step-start' chunk at chunk 1", "invalid 'step-start' chunk at chunk 4"]
+        "invalid 'step-start' chunk at chunk 1",
+        "invalid 'step-start' chunk at chunk 4",
+    ]
     assert len(state.steps) == 2
     assert state.text == "y"
 
@@ -169,12 +218,25 @@ def test_marks_grow_with_time_not_with_deltas() -> None:
 
 
 def test_nested_sub_agent_chunks_become_a_nested_run() -> None:
-    inner = [c("start"), c("step-start"), c("text-start", {"id": "i"}),
-             c("text-delta", {"id": "i", "text": "inner words"}), c("finish", FINISH)]
-    chunks = [c("start"), c("step-start"),
-              c("tool-call", {"toolCallId": "t", "toolName": "agent-x", "args": {}})]
-    chunks += [c("tool-output", {"toolCallId": "t", "toolName": "agent-x",
-                                 "output": {**x, "runId": "sub"}}) for x in inner]
+    inner = [
+        c("start"),
+        c("step-start"),
+        c("text-start", {"id": "i"}),
+        c("text-delta", {"id": "i", "text": "inner words"}),
+        c("finish", FINISH),
+    ]
+    chunks = [
+        c("start"),
+        c("step-start"),
+        c("tool-call", {"toolCallId": "t", "toolName": "agent-x", "args": {}}),
+    ]
+    chunks += [
+        c(
+            "tool-output",
+            {"toolCallId": "t", "toolName": "agent-x", "output": {**x, "runId": "sub"}},
+        )
+        for x in inner
+    ]
     state = fold(chunks)
     tool = next(p for p in state.parts if isinstance(p, ToolCall))
     nested = state.nested_runs
@@ -214,10 +276,18 @@ def test_transcript_is_deterministic_and_has_no_ids_or_times() -> None:
 
 
 def test_static_html_escapes_everything() -> None:
-    state = fold([c("start"), c("step-start"), c("text-start", {"id": "a"}),
-                  c("text-delta", {"id": "a", "text": "<script>alert(1)</script>"}),
-                  c("source", {"id": "s", "sourceType": "url", "title": "<b>x</b>",
-                               "url": "javascript:alert(1)"})])
+    state = fold(
+        [
+            c("start"),
+            c("step-start"),
+            c("text-start", {"id": "a"}),
+            c("text-delta", {"id": "a", "text": "<script>alert(1)</script>"}),
+            c(
+                "source",
+                {"id": "s", "sourceType": "url", "title": "<b>x</b>", "url": "javascript:alert(1)"},
+            ),
+        ]
+    )
     html = state.static_html()
     assert "<script>alert" not in html and "&lt;script&gt;" in html
     assert "javascript:" not in html

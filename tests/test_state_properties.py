@@ -14,14 +14,16 @@ import chunkscope as cs
 from chunkscope.parts import TextPart
 
 RECORDINGS = sorted((Path(__file__).parent / "fixtures" / "mastra").glob("*.jsonl"))
-REAL = [[json.loads(x)["chunk"] for x in p.read_text().splitlines() if x.strip()]
-        for p in RECORDINGS]
+REAL = [
+    [json.loads(x)["chunk"] for x in p.read_text().splitlines() if x.strip()] for p in RECORDINGS
+]
 TYPES = sorted({c["type"] for run in REAL for c in run} | {"data-x", "bogus"})
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -30,23 +32,28 @@ chunk_like = st.fixed_dictionaries(
     optional={
         "runId": st.one_of(st.text(max_size=4), st.integers()),
         "from": st.sampled_from(["AGENT", "USER", "NOPE"]),
-        "payload": st.one_of(json_values, st.fixed_dictionaries({}, optional={
-            "id": st.sampled_from(["a", "b", 3]),
-            "text": st.one_of(st.text(max_size=5), st.integers()),
-            "toolCallId": st.sampled_from(["t1", "t2", None]),
-            "argsTextDelta": st.text(max_size=5),
-            "stepResult": json_values,
-            "output": json_values,
-            "taskId": st.sampled_from(["k1", 1]),
-        })),
+        "payload": st.one_of(
+            json_values,
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "id": st.sampled_from(["a", "b", 3]),
+                    "text": st.one_of(st.text(max_size=5), st.integers()),
+                    "toolCallId": st.sampled_from(["t1", "t2", None]),
+                    "argsTextDelta": st.text(max_size=5),
+                    "stepResult": json_values,
+                    "output": json_values,
+                    "taskId": st.sampled_from(["k1", 1]),
+                },
+            ),
+        ),
         "data": json_values,
         "id": st.sampled_from(["d1", "d2", 7]),
         "transient": st.booleans(),
     },
 )
 
-FAST = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def fold_all(chunks: list[Any]) -> cs.RunState:
@@ -79,22 +86,27 @@ def test_truncated_and_shuffled_real_streams_never_raise(data: st.DataObject) ->
 
 
 @FAST
-@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.text(max_size=6)), max_size=40),
-       st.booleans())
-def test_text_equals_the_concatenation_of_its_deltas(deltas: list[tuple[str, str]],
-                                                      with_starts: bool) -> None:
-    chunks: list[dict[str, Any]] = [{"type": "start", "runId": "r", "from": "AGENT",
-                                     "payload": {}}]
+@given(
+    st.lists(st.tuples(st.sampled_from(["a", "b"]), st.text(max_size=6)), max_size=40),
+    st.booleans(),
+)
+def test_text_equals_the_concatenation_of_its_deltas(
+    deltas: list[tuple[str, str]], with_starts: bool
+) -> None:
+    chunks: list[dict[str, Any]] = [{"type": "start", "runId": "r", "from": "AGENT", "payload": {}}]
     if with_starts:
-        chunks += [{"type": "text-start", "runId": "r", "from": "AGENT", "payload": {"id": i}}
-                   for i in ("a", "b")]
-    chunks += [{"type": "text-delta", "runId": "r", "from": "AGENT",
-                "payload": {"id": i, "text": text}} for i, text in deltas]
+        chunks += [
+            {"type": "text-start", "runId": "r", "from": "AGENT", "payload": {"id": i}}
+            for i in ("a", "b")
+        ]
+    chunks += [
+        {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": i, "text": text}}
+        for i, text in deltas
+    ]
     state = fold_all(chunks)
     for block in ("a", "b"):
         expected = "".join(text for i, text in deltas if i == block)
-        got = "".join(p.text for p in state.parts
-                      if isinstance(p, TextPart) and p.text_id == block)
+        got = "".join(p.text for p in state.parts if isinstance(p, TextPart) and p.text_id == block)
         assert got == expected
 
 

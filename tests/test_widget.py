@@ -39,8 +39,9 @@ def test_traits_hold_the_final_run_and_never_a_transient_chunk() -> None:
     assert "data-progress" not in text and "downloading readings" not in text
     state_keys = set(view.get_state())
     assert {"title", "snapshot"} <= state_keys
-    assert "data-progress" not in json.dumps({k: view.get_state()[k] for k in ("title",
-                                                                               "snapshot")})
+    assert "data-progress" not in json.dumps(
+        {k: view.get_state()[k] for k in ("title", "snapshot")}
+    )
 
 
 def test_ready_gets_a_snapshot_with_live_transient_items_and_batches_follow() -> None:

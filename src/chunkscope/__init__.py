@@ -55,5 +55,5 @@ def show(source: Any, *, title: str = "", display: bool = True, **options: Any) 
             from IPython.display import display as ipython_display
         except ImportError:
             return view
-        ipython_display(view)
+        ipython_display(view)  # type: ignore[no-untyped-call]
     return view

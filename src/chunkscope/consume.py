@@ -136,10 +136,15 @@ class Channel:
             ops, self._pending = self._pending, []
             self.seq += 1
             batch = coalesce(ops)
-            batch.append({"op": "run", "set": {
-                "chunkCount": self.state.chunk_count,
-                "elapsedMs": self.state.elapsed_ms,
-            }})
+            batch.append(
+                {
+                    "op": "run",
+                    "set": {
+                        "chunkCount": self.state.chunk_count,
+                        "elapsedMs": self.state.elapsed_ms,
+                    },
+                }
+            )
             self.sink.send_batch(self.seq, batch)
             self.batches_sent += 1
             self._last_sent = time.monotonic()
@@ -289,9 +294,11 @@ class Consumer:
             self._stop.set()
             if self._task is not None:
                 self._task.get_loop().call_soon_threadsafe(self._task.cancel)
-            self._finish(error=TimeoutError(
-                f"no chunk for {self.idle_timeout:g} s (idle_timeout); the run was stopped"
-            ))
+            self._finish(
+                error=TimeoutError(
+                    f"no chunk for {self.idle_timeout:g} s (idle_timeout); the run was stopped"
+                )
+            )
 
     def _finish(self, *, error: BaseException | None = None, stopped: bool = False) -> None:
         if self._done.is_set():

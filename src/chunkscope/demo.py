@@ -105,8 +105,10 @@ class DemoStream:
         def chunk(type_: str, payload: dict[str, Any], from_: str = "AGENT") -> dict[str, Any]:
             return {"type": type_, "runId": self.run_id, "from": from_, "payload": payload}
 
-        yield 0.05, chunk("start", {"id": "demo-agent", "messageId": "msg-1",
-                                    "prompt": self.prompt})
+        yield (
+            0.05,
+            chunk("start", {"id": "demo-agent", "messageId": "msg-1", "prompt": self.prompt}),
+        )
         yield 0.02, chunk("step-start", {"request": {}, "warnings": [], "messageId": "msg-1"})
         yield 0.25, chunk("reasoning-start", {"id": "r-1"})
         for piece in _words(_REASONING):
@@ -127,90 +129,200 @@ class DemoStream:
 
         task = {"taskId": "task-index", "toolName": "index-notes", "toolCallId": "call-index"}
         yield 0.03, chunk("background-task-started", dict(task))
-        yield 0.05, chunk("background-task-running", {
-            **task, "runId": self.run_id, "agentId": "demo-agent",
-            "startedAt": "2026-01-01T00:00:00.000Z", "args": {"folder": "travel"},
-        })
-        yield 0.1, chunk("tool-output", {**call, "output": {"status": "contacting station"}},
-                         from_="USER")
+        yield (
+            0.05,
+            chunk(
+                "background-task-running",
+                {
+                    **task,
+                    "runId": self.run_id,
+                    "agentId": "demo-agent",
+                    "startedAt": "2026-01-01T00:00:00.000Z",
+                    "args": {"folder": "travel"},
+                },
+            ),
+        )
+        yield (
+            0.1,
+            chunk(
+                "tool-output", {**call, "output": {"status": "contacting station"}}, from_="USER"
+            ),
+        )
         for percent in (0, 25, 50, 75, 100):
-            yield jitter(0.12), {"type": "data-progress", "id": "weather-progress",
-                                 "data": {"label": "downloading readings", "percent": percent},
-                                 "transient": True}
-        yield 0.05, chunk("tool-output", {**call, "output": {"status": "readings received"}},
-                          from_="USER")
+            yield (
+                jitter(0.12),
+                {
+                    "type": "data-progress",
+                    "id": "weather-progress",
+                    "data": {"label": "downloading readings", "percent": percent},
+                    "transient": True,
+                },
+            )
+        yield (
+            0.05,
+            chunk("tool-output", {**call, "output": {"status": "readings received"}}, from_="USER"),
+        )
         if self.variant == "error":
-            yield 0.1, chunk("tool-error", {**call, "args": args, "error": {
-                "name": "StationUnavailable",
-                "message": "the weather station did not answer (HTTP 503)",
-            }})
-            yield 0.02, chunk("step-finish", {
-                "stepResult": {"reason": "tool-calls", "isContinued": True},
+            yield (
+                0.1,
+                chunk(
+                    "tool-error",
+                    {
+                        **call,
+                        "args": args,
+                        "error": {
+                            "name": "StationUnavailable",
+                            "message": "the weather station did not answer (HTTP 503)",
+                        },
+                    },
+                ),
+            )
+            yield (
+                0.02,
+                chunk(
+                    "step-finish",
+                    {
+                        "stepResult": {"reason": "tool-calls", "isContinued": True},
+                        "output": {
+                            "usage": {"inputTokens": 42, "outputTokens": 31, "totalTokens": 73}
+                        },
+                        "metadata": {"modelId": "demo-model"},
+                    },
+                ),
+            )
+            yield 0.02, chunk("step-start", {"request": {}, "warnings": [], "messageId": "msg-1"})
+            yield (
+                0.3,
+                chunk(
+                    "error",
+                    {
+                        "error": {
+                            "name": "APICallError",
+                            "message": "model call failed: upstream answered 500",
+                        }
+                    },
+                ),
+            )
+            failed = {
+                "stepResult": {"reason": "error", "isContinued": False},
                 "output": {"usage": {"inputTokens": 42, "outputTokens": 31, "totalTokens": 73}},
                 "metadata": {"modelId": "demo-model"},
-            })
-            yield 0.02, chunk("step-start", {"request": {}, "warnings": [], "messageId": "msg-1"})
-            yield 0.3, chunk("error", {"error": {
-                "name": "APICallError",
-                "message": "model call failed: upstream returned 500 Internal Server Error",
-            }})
-            failed = {"stepResult": {"reason": "error", "isContinued": False},
-                      "output": {"usage": {"inputTokens": 42, "outputTokens": 31,
-                                           "totalTokens": 73}},
-                      "metadata": {"modelId": "demo-model"}}
+            }
             yield 0.01, chunk("step-finish", failed)
-            yield 0.01, chunk("finish", {**failed,
-                                         "messages": {"all": [], "user": [], "nonUser": []}})
+            yield (
+                0.01,
+                chunk("finish", {**failed, "messages": {"all": [], "user": [], "nonUser": []}}),
+            )
             return
-        result = {"city": "Seoul", "temperature": 21, "unit": "C", "humidity": 38,
-                  "wind": {"direction": "NW", "kmh": 9}, "conditions": "mostly sunny"}
+        result = {
+            "city": "Seoul",
+            "temperature": 21,
+            "unit": "C",
+            "humidity": 38,
+            "wind": {"direction": "NW", "kmh": 9},
+            "conditions": "mostly sunny",
+        }
         yield 0.1, chunk("tool-result", {**call, "args": args, "result": result})
-        yield 0.02, chunk("step-finish", {
-            "stepResult": {"reason": "tool-calls", "isContinued": True},
-            "output": {"usage": {"inputTokens": 42, "outputTokens": 31, "totalTokens": 73,
-                                 "reasoningTokens": 18}},
-            "metadata": {"modelId": "demo-model"},
-        })
+        yield (
+            0.02,
+            chunk(
+                "step-finish",
+                {
+                    "stepResult": {"reason": "tool-calls", "isContinued": True},
+                    "output": {
+                        "usage": {
+                            "inputTokens": 42,
+                            "outputTokens": 31,
+                            "totalTokens": 73,
+                            "reasoningTokens": 18,
+                        }
+                    },
+                    "metadata": {"modelId": "demo-model"},
+                },
+            ),
+        )
 
         yield 0.05, chunk("step-start", {"request": {}, "warnings": [], "messageId": "msg-1"})
-        yield 0.1, chunk("source", {"id": "src-1", "sourceType": "url",
-                                    "title": "Korea Meteorological Administration",
-                                    "url": "https://www.weather.go.kr/"})
+        yield (
+            0.1,
+            chunk(
+                "source",
+                {
+                    "id": "src-1",
+                    "sourceType": "url",
+                    "title": "Korea Meteorological Administration",
+                    "url": "https://www.weather.go.kr/",
+                },
+            ),
+        )
         yield 0.05, chunk("text-start", {"id": "t-2"})
         if self.variant == "tripwire":
             for piece in _words(_TRIPWIRE_TEXT):
                 yield jitter(0.03), chunk("text-delta", {"id": "t-2", "text": piece})
-            yield 0.05, {"type": "tripwire", "payload": {
-                "reason": "Output blocked: the answer contained a credential",
-                "retry": False,
-                "processorId": "secrets-guard",
-                "metadata": {"category": "secrets", "score": 0.97},
-            }}
+            yield (
+                0.05,
+                {
+                    "type": "tripwire",
+                    "payload": {
+                        "reason": "Output blocked: the answer contained a credential",
+                        "retry": False,
+                        "processorId": "secrets-guard",
+                        "metadata": {"category": "secrets", "score": 0.97},
+                    },
+                },
+            )
             return
         for index, piece in enumerate(_words(_ANSWER)):
             yield jitter(0.03), chunk("text-delta", {"id": "t-2", "text": piece})
             if index == 20:
-                yield 0.0, chunk("background-task-completed", {
-                    **task, "runId": self.run_id, "agentId": "demo-agent",
-                    "result": {"indexed": 12}, "completedAt": "2026-01-01T00:00:02.000Z",
-                })
+                yield (
+                    0.0,
+                    chunk(
+                        "background-task-completed",
+                        {
+                            **task,
+                            "runId": self.run_id,
+                            "agentId": "demo-agent",
+                            "result": {"indexed": 12},
+                            "completedAt": "2026-01-01T00:00:02.000Z",
+                        },
+                    ),
+                )
         yield 0.01, chunk("text-end", {"id": "t-2"})
-        yield 0.02, {"type": "data-summary", "id": "summary",
-                     "data": {"city": "Seoul", "temperature": 21, "sources": 1}}
-        usage = {"inputTokens": 161, "outputTokens": 128, "totalTokens": 289,
-                 "reasoningTokens": 18}
-        yield 0.02, chunk("step-finish", {
-            "stepResult": {"reason": "stop", "isContinued": False},
-            "output": {"usage": {"inputTokens": 119, "outputTokens": 97,
-                                 "totalTokens": 216}},
-            "metadata": {"modelId": "demo-model"},
-        })
-        yield 0.01, chunk("finish", {
-            "stepResult": {"reason": "stop", "isContinued": False},
-            "output": {"usage": usage},
-            "metadata": {"modelId": "demo-model"},
-            "messages": {"all": [], "user": [], "nonUser": []},
-        })
+        yield (
+            0.02,
+            {
+                "type": "data-summary",
+                "id": "summary",
+                "data": {"city": "Seoul", "temperature": 21, "sources": 1},
+            },
+        )
+        usage = {"inputTokens": 161, "outputTokens": 128, "totalTokens": 289, "reasoningTokens": 18}
+        yield (
+            0.02,
+            chunk(
+                "step-finish",
+                {
+                    "stepResult": {"reason": "stop", "isContinued": False},
+                    "output": {
+                        "usage": {"inputTokens": 119, "outputTokens": 97, "totalTokens": 216}
+                    },
+                    "metadata": {"modelId": "demo-model"},
+                },
+            ),
+        )
+        yield (
+            0.01,
+            chunk(
+                "finish",
+                {
+                    "stepResult": {"reason": "stop", "isContinued": False},
+                    "output": {"usage": usage},
+                    "metadata": {"modelId": "demo-model"},
+                    "messages": {"all": [], "user": [], "nonUser": []},
+                },
+            ),
+        )
 
     # ------------------------------------------------------------------ iteration
 
@@ -262,8 +374,16 @@ def text_stream(
         yield chunk("text-delta", {"id": "t", "text": words[i % len(words)]})
     yield chunk("text-end", {"id": "t"})
     usage = {"inputTokens": 10, "outputTokens": n, "totalTokens": 10 + n}
-    yield chunk("step-finish", {"stepResult": {"reason": "stop"}, "output": {"usage": usage},
-                                "metadata": {}})
-    yield chunk("finish", {"stepResult": {"reason": "stop"}, "output": {"usage": usage},
-                           "metadata": {},
-                           "messages": {"all": [], "user": [], "nonUser": []}})
+    yield chunk(
+        "step-finish",
+        {"stepResult": {"reason": "stop"}, "output": {"usage": usage}, "metadata": {}},
+    )
+    yield chunk(
+        "finish",
+        {
+            "stepResult": {"reason": "stop"},
+            "output": {"usage": usage},
+            "metadata": {},
+            "messages": {"all": [], "user": [], "nonUser": []},
+        },
+    )

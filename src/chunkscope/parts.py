@@ -282,7 +282,13 @@ class OutputPart(Part):
     __slots__ = ("data", "from_")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int, data: Any,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        data: Any,
         from_: str | None,
     ):
         super().__init__(id, parent, step, t0, chunk)
@@ -359,8 +365,14 @@ class DataPart(Part):
     __slots__ = ("data", "data_id", "data_type")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int,
-        data_type: str, data_id: str | None,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        data_type: str,
+        data_id: str | None,
     ):
         super().__init__(id, parent, step, t0, chunk)
         self.data_type = data_type
@@ -411,8 +423,14 @@ class NestedRun(Part):
     __slots__ = ("finish_reason", "label", "run_id", "status", "usage")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int,
-        run_id: str | None, label: str,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        run_id: str | None,
+        label: str,
     ):
         super().__init__(id, parent, step, t0, chunk)
         self.run_id = run_id
@@ -444,7 +462,13 @@ class BackgroundTask(_Stateful):
     __slots__ = ("error", "progress", "result", "task_id", "tool_call_id", "tool_name")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int, state: str,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        state: str,
         task_id: str,
     ):
         super().__init__(id, parent, step, t0, chunk, state)
@@ -475,8 +499,14 @@ class WorkflowRun(Part):
     __slots__ = ("result", "run_id", "status", "workflow_id")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int,
-        run_id: str | None, workflow_id: str | None,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        run_id: str | None,
+        workflow_id: str | None,
     ):
         super().__init__(id, parent, step, t0, chunk)
         self.run_id = run_id
@@ -505,7 +535,13 @@ class WorkflowStep(_Stateful):
     __slots__ = ("error", "input", "output", "progress", "step_id")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int, state: str,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        state: str,
         step_id: str,
     ):
         super().__init__(id, parent, step, t0, chunk, state)
@@ -534,8 +570,15 @@ class NetworkEvent(Part):
     __slots__ = ("event", "label", "payload")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int, event: str,
-        label: str, payload: Any,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        event: str,
+        label: str,
+        payload: Any,
     ):
         super().__init__(id, parent, step, t0, chunk)
         self.event = event
@@ -559,8 +602,16 @@ class Notice(Part):
     __slots__ = ("detail", "level", "message", "notice")
 
     def __init__(
-        self, id: str, parent: str | None, step: str | None, t0: float, chunk: int, level: str,
-        notice: str, message: str, detail: Any,
+        self,
+        id: str,
+        parent: str | None,
+        step: str | None,
+        t0: float,
+        chunk: int,
+        level: str,
+        notice: str,
+        message: str,
+        detail: Any,
     ):
         super().__init__(id, parent, step, t0, chunk)
         self.level = level

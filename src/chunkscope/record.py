@@ -23,8 +23,10 @@ def _chunk_json(chunk: Any) -> Any:
         return chunk.model_dump(by_alias=True, exclude_unset=True, mode="json")
     if isinstance(chunk, (str, bytes)):
         parsed = parse_chunk(chunk)
-        return getattr(parsed, "raw", None) if not isinstance(parsed, BaseChunk) else (
-            parsed.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        return (
+            getattr(parsed, "raw", None)
+            if not isinstance(parsed, BaseChunk)
+            else (parsed.model_dump(by_alias=True, exclude_unset=True, mode="json"))
         )
     return clip_for_wire(chunk, max_depth=10_000)
 

@@ -67,7 +67,7 @@ def _clip(value: Any, depth: int, max_string: int | None, max_items: int | None)
     if isinstance(value, (list, tuple)):
         items = value if max_items is None else value[:max_items]
         clipped_items = [_clip(item, depth - 1, max_string, max_items) for item in items]
-        changed = any(a is not b for a, b in zip(clipped_items, items))
+        changed = any(a is not b for a, b in zip(clipped_items, items, strict=False))
         if max_items is not None and len(value) > max_items:
             clipped_items.append(f"… [{len(value) - max_items:,} more items]")
             changed = True

@@ -288,11 +288,7 @@ class RunState:
     @property
     def tool_results(self) -> list[ToolCall]:
         """The top-level tool calls that have a result or an error."""
-        return [
-            p
-            for p in self.tool_calls
-            if p.has_result or p.error is not None
-        ]
+        return [p for p in self.tool_calls if p.has_result or p.error is not None]
 
     @property
     def sources(self) -> list[SourcePart]:
@@ -390,8 +386,9 @@ class RunState:
             self._notice(self._root, "error", "error", message, None, t, self.chunk_count)
             self._set_status("error")
         elif stopped and self.status not in _TERMINAL:
-            self._notice(self._root, "info", "abort", "stopped by the user", None, t,
-                         self.chunk_count)
+            self._notice(
+                self._root, "info", "abort", "stopped by the user", None, t, self.chunk_count
+            )
             self._set_status("aborted")
         elif self.status in ("running", "waiting") and self.chunk_count:
             self._warn("the stream ended before a finish chunk", None, t, "end")
@@ -484,7 +481,12 @@ class RunState:
             self._ops.append({"op": "run", "set": {"status": status}})
 
     def _problem(
-        self, bucket: list[Problem], message: str, where: str | None, t: float, type_: str | None,
+        self,
+        bucket: list[Problem],
+        message: str,
+        where: str | None,
+        t: float,
+        type_: str | None,
         index: int | None = None,
     ) -> Problem:
         problem = Problem(
@@ -500,8 +502,9 @@ class RunState:
     def _warn(self, message: str, where: str | None, t: float, type_: str | None) -> None:
         touched = self._last_touched
         problem = self._problem(self.warnings, message, where, t, type_)
-        self._notice(self._root, "warning", "warning", problem.describe(), None, t,
-                     problem.chunk_index)
+        self._notice(
+            self._root, "warning", "warning", problem.describe(), None, t, problem.chunk_index
+        )
         self._last_touched = touched
 
     def _notice(
@@ -606,8 +609,15 @@ class RunState:
             # turn follows in the same stream. Mastra's promises keep the first turn's values,
             # so the new turn is folded as a run of its own, shown after the first.
             self._turns += 1
-            turn = NestedRun(self._new_id(), None, None, t, index, getattr(chunk, "run_id", None),
-                             f"continuation turn {self._turns}")
+            turn = NestedRun(
+                self._new_id(),
+                None,
+                None,
+                t,
+                index,
+                getattr(chunk, "run_id", None),
+                f"continuation turn {self._turns}",
+            )
             self._add(turn)
             self._turn = _Run(self, turn, turn.id)
         if self._turn is not None and not type_.startswith("background-task-"):
@@ -623,14 +633,21 @@ class RunState:
         if run.finished and type_ != "start" and not _after_finish_ok(type_):
             self._warn(f"'{type_}' arrived after 'finish'", where, t, type_)
         handler = self._handlers.get(type_)
+        part: Part | None
         if handler is not None:
             self._last_touched = None
             handler(run, chunk, t, index)
             part = self._last_touched
         elif isinstance(chunk, UnknownChunk):
-            part = self._notice(run, "warning", "unknown",
-                                f"unknown chunk type '{type_}' (chunk {index}); shown as is",
-                                None, t, index)
+            part = self._notice(
+                run,
+                "warning",
+                "unknown",
+                f"unknown chunk type '{type_}' (chunk {index}); shown as is",
+                None,
+                t,
+                index,
+            )
             self._problem(self.warnings, f"unknown chunk type '{type_}'", where, t, type_, index)
         elif type_.startswith("data-"):
             part = self._on_data(run, chunk, t, index)
@@ -704,8 +721,9 @@ class RunState:
         step.usage = usage
         step.t1 = None
         self._end(step, t)
-        self._set(step, t, finishReason=step.finish_reason,
-                  usage=None if usage is None else usage.wire())
+        self._set(
+            step, t, finishReason=step.finish_reason, usage=None if usage is None else usage.wire()
+        )
         self._touch(step)
         if usage is not None:
             run.step_usage = usage if run.step_usage is None else run.step_usage + usage
@@ -731,8 +749,13 @@ class RunState:
             nested.finish_reason = run.finish_reason
             nested.usage = usage
             self._end(nested, t)
-            self._set(nested, t, status=nested.status, finishReason=nested.finish_reason,
-                      usage=None if usage is None else usage.wire())
+            self._set(
+                nested,
+                t,
+                status=nested.status,
+                finishReason=nested.finish_reason,
+                usage=None if usage is None else usage.wire(),
+            )
             self._touch(nested)
             return
         self.finish_reason = run.finish_reason if not self._reason_fixed else self.finish_reason
@@ -743,12 +766,16 @@ class RunState:
         run.step_usage = None
         if self.status == "running":
             self._set_status("finished")
-        self._ops.append({"op": "run", "set": {
-            "finishReason": self.finish_reason,
-            "usage": None if self.usage is None else self.usage.wire(),
-            "outputTokens": None if self.usage is None else self.usage.output_tokens,
-        }})
-
+        self._ops.append(
+            {
+                "op": "run",
+                "set": {
+                    "finishReason": self.finish_reason,
+                    "usage": None if self.usage is None else self.usage.wire(),
+                    "outputTokens": None if self.usage is None else self.usage.output_tokens,
+                },
+            }
+        )
 
     def _on_error(self, run: _Run, chunk: Any, t: float, index: int) -> None:
         error = _plain(_field(chunk.payload, "error"))
@@ -765,8 +792,15 @@ class RunState:
 
     def _on_abort(self, run: _Run, chunk: Any, t: float, index: int) -> None:
         reason = _message_of(_field(chunk.payload, "reason")) if chunk.payload else ""
-        self._notice(run, "warning", "abort", reason or "the run was aborted",
-                     _plain(chunk.payload), t, index)
+        self._notice(
+            run,
+            "warning",
+            "abort",
+            reason or "the run was aborted",
+            _plain(chunk.payload),
+            t,
+            index,
+        )
         self._close_open(run, t)
         self._fix_reason(run, "aborted")
         if run is self._root:
@@ -798,8 +832,15 @@ class RunState:
         passed = isinstance(payload, Mapping) and payload.get("passed") is True
         objective = payload.get("objective", "") if isinstance(payload, Mapping) else ""
         verdict = "passed" if passed else "not met"
-        self._notice(run, "info" if passed else "warning", "goal",
-                     f"goal {verdict}: {objective}".rstrip(": "), payload, t, index)
+        self._notice(
+            run,
+            "info" if passed else "warning",
+            "goal",
+            f"goal {verdict}: {objective}".rstrip(": "),
+            payload,
+            t,
+            index,
+        )
 
     def _on_task_complete(self, run: _Run, chunk: Any, t: float, index: int) -> None:
         payload = _plain(chunk.payload)
@@ -826,8 +867,9 @@ class RunState:
             part = None
         if part is None:
             if not create:
-                self._warn(f"'{chunk.type}' for text '{key}' with no 'text-start'", None, t,
-                           chunk.type)
+                self._warn(
+                    f"'{chunk.type}' for text '{key}' with no 'text-start'", None, t, chunk.type
+                )
             step = self._current_step(run, t, index)
             part = TextPart(self._new_id(), run.parent, step.id, t, index)
             part.text_id = key
@@ -876,8 +918,12 @@ class RunState:
             part = None
         if part is None:
             if not create:
-                self._warn(f"'{chunk.type}' for reasoning '{key}' with no 'reasoning-start'",
-                           None, t, chunk.type)
+                self._warn(
+                    f"'{chunk.type}' for reasoning '{key}' with no 'reasoning-start'",
+                    None,
+                    t,
+                    chunk.type,
+                )
             step = self._current_step(run, t, index)
             part = ReasoningPart(self._new_id(), run.parent, step.id, t, index)
             part.reasoning_id = key
@@ -898,8 +944,9 @@ class RunState:
         rid = _field(chunk.payload, "id")
         part = run.reasonings.pop(rid if isinstance(rid, str) else "", None)
         if part is None:
-            self._warn(f"'reasoning-end' for reasoning '{rid}' that is not open", None, t,
-                       "reasoning-end")
+            self._warn(
+                f"'reasoning-end' for reasoning '{rid}' that is not open", None, t, "reasoning-end"
+            )
             return
         signature = _field(chunk.payload, "signature")
         if isinstance(signature, str):
@@ -999,8 +1046,16 @@ class RunState:
                 self._warn(f"'{chunk.type}' for unknown tool call '{key}'", None, t, chunk.type)
             name = _field(payload, "tool_name", "toolName")
             step = self._current_step(run, t, index)
-            tool = ToolCall(self._new_id(), run.parent, step.id, t, index, state, key,
-                            name if isinstance(name, str) else "")
+            tool = ToolCall(
+                self._new_id(),
+                run.parent,
+                step.id,
+                t,
+                index,
+                state,
+                key,
+                name if isinstance(name, str) else "",
+            )
             provider = _field(payload, "provider_executed", "providerExecuted")
             tool.provider_executed = provider if isinstance(provider, bool) else None
             tool.args = _plain(_field(payload, "args"))
@@ -1010,8 +1065,9 @@ class RunState:
             self._touch(tool)
         return tool
 
-    def _move(self, tool: ToolCall | BackgroundTask | WorkflowStep, state: str, t: float,
-              **fields: Any) -> None:
+    def _move(
+        self, tool: ToolCall | BackgroundTask | WorkflowStep, state: str, t: float, **fields: Any
+    ) -> None:
         moved = tool.move(state, t)
         if moved:
             fields["state" if not isinstance(tool, WorkflowStep) else "status"] = state
@@ -1138,8 +1194,16 @@ class RunState:
         label = step_id if isinstance(step_id, str) else "step"
         self._output(run, parent, output, chunk, t, index, label)
 
-    def _output(self, run: _Run, parent: Part | None, output: Any, chunk: Any, t: float,
-                index: int, label: str) -> None:
+    def _output(
+        self,
+        run: _Run,
+        parent: Part | None,
+        output: Any,
+        chunk: Any,
+        t: float,
+        index: int,
+        label: str,
+    ) -> None:
         """A write under a tool or step: a whole nested chunk, or a plain value."""
         if parent is not None and _looks_like_chunk(output):
             nested = self._run_for(parent, output, t, index, label)
@@ -1150,8 +1214,15 @@ class RunState:
                 self._fold_nested(nested, inner, t, index)
             return
         step = run.step.id if run.step is not None else None
-        part = OutputPart(self._new_id(), parent.id if parent else run.parent, step, t, index,
-                          output, getattr(chunk, "from_", None))
+        part = OutputPart(
+            self._new_id(),
+            parent.id if parent else run.parent,
+            step,
+            t,
+            index,
+            output,
+            getattr(chunk, "from_", None),
+        )
         part.t1 = t
         self._add(part)
 
@@ -1187,8 +1258,15 @@ class RunState:
             part.t1 = t
             return part
         step = run.step.id if run.step is not None and run.step.t1 is None else None
-        part = DataPart(self._new_id(), run.parent, step, t, index, type_,
-                        data_id if isinstance(data_id, str) else None)
+        part = DataPart(
+            self._new_id(),
+            run.parent,
+            step,
+            t,
+            index,
+            type_,
+            data_id if isinstance(data_id, str) else None,
+        )
         part.data = data
         part.t1 = t
         if key is not None:
@@ -1240,8 +1318,15 @@ class RunState:
         task = self._tasks.get(key)
         if task is None:
             step = run.step.id if run.step is not None else None
-            task = BackgroundTask(self._new_id(), run.parent, step, t, index,
-                                  "started" if state == "output" else state, key)
+            task = BackgroundTask(
+                self._new_id(),
+                run.parent,
+                step,
+                t,
+                index,
+                "started" if state == "output" else state,
+                key,
+            )
             task.tool_name = _str_or_none(payload.get("toolName"))
             task.tool_call_id = _str_or_none(payload.get("toolCallId"))
             self._tasks[key] = task
@@ -1273,8 +1358,15 @@ class RunState:
         payload = _plain(chunk.payload) or {}
         workflow_id = payload.get("workflowId") if isinstance(payload, Mapping) else None
         step = run.step.id if run.step is not None else None
-        part = WorkflowRun(self._new_id(), run.parent, step, t, index,
-                           getattr(chunk, "run_id", None), _str_or_none(workflow_id))
+        part = WorkflowRun(
+            self._new_id(),
+            run.parent,
+            step,
+            t,
+            index,
+            getattr(chunk, "run_id", None),
+            _str_or_none(workflow_id),
+        )
         run.workflow = part
         self._add(part)
 
@@ -1299,8 +1391,13 @@ class RunState:
             run.finished = True
             if usage is not None:
                 self.usage = usage
-            mapped = {"success": "finished", "failed": "error", "canceled": "aborted",
-                      "suspended": "suspended", "tripwire": "tripwire"}
+            mapped = {
+                "success": "finished",
+                "failed": "error",
+                "canceled": "aborted",
+                "suspended": "suspended",
+                "tripwire": "tripwire",
+            }
             self._set_status(mapped.get(workflow.status, "finished"))
         elif run.part is not None:
             run.part.status = workflow.status
@@ -1339,8 +1436,9 @@ class RunState:
             if "." in step_id:
                 outer = run.wsteps.get(step_id.rsplit(".", 1)[0])
                 parent = outer.id if outer is not None else parent
-            wstep = WorkflowStep(self._new_id(), parent, None, t, index, state or "running",
-                                 step_id)
+            wstep = WorkflowStep(
+                self._new_id(), parent, None, t, index, state or "running", step_id
+            )
             run.wsteps[step_id] = wstep
             if "payload" in payload:
                 wstep.input = payload.get("payload")
@@ -1359,7 +1457,9 @@ class RunState:
         elif fields:
             self._set(wstep, t, **fields)
         if chunk.type in ("workflow-step-result", "workflow-step-finish") and state not in (
-            "suspended", "waiting", "running"
+            "suspended",
+            "waiting",
+            "running",
         ):
             self._end(wstep, t)
 
@@ -1397,22 +1497,22 @@ class RunState:
                     label = value
                     break
         step = run.step.id if run.step is not None else None
-        part = NetworkEvent(self._new_id(), run.parent, step, t, index, chunk.type, label,
-                            payload)
+        part = NetworkEvent(self._new_id(), run.parent, step, t, index, chunk.type, label, payload)
         part.t1 = t
         self._add(part)
         return part
 
-    def _routing_text(
-        self, run: _Run, chunk: Any, payload: Any, t: float, index: int
-    ) -> Part:
+    def _routing_text(self, run: _Run, chunk: Any, payload: Any, t: float, index: int) -> Part:
         """The routing agent's own words: one text part per routing run, under its event."""
         key = str(payload.get("runId", "")) if isinstance(payload, Mapping) else ""
         part = self._routing_texts.get(key)
         if part is None:
             anchor = next(
-                (p for p in reversed(self.parts) if isinstance(p, NetworkEvent)
-                 and p.event.startswith("routing-agent-")),
+                (
+                    p
+                    for p in reversed(self.parts)
+                    if isinstance(p, NetworkEvent) and p.event.startswith("routing-agent-")
+                ),
                 None,
             )
             step = run.step.id if run.step is not None else None
@@ -1432,8 +1532,11 @@ class RunState:
         """``agent-execution-event-*`` / ``workflow-execution-event-*``: a chunk in a chunk."""
         inner = _plain(getattr(chunk, "payload", None))
         anchor = next(
-            (p for p in reversed(self.parts) if isinstance(p, NetworkEvent)
-             and p.event.endswith("-start")),
+            (
+                p
+                for p in reversed(self.parts)
+                if isinstance(p, NetworkEvent) and p.event.endswith("-start")
+            ),
             None,
         )
         if anchor is None or not _looks_like_chunk(inner):
@@ -1448,8 +1551,9 @@ class RunState:
 
     # ----------------------------------------------------------------- bad chunks
 
-    def _on_invalid(self, run: _Run, chunk: InvalidChunk, t: float, index: int,
-                    where: str | None) -> Notice:
+    def _on_invalid(
+        self, run: _Run, chunk: InvalidChunk, t: float, index: int, where: str | None
+    ) -> Notice:
         place = where or f"chunk {index}"
         what = f"'{chunk.type}' chunk" if isinstance(chunk.type, str) else "chunk"
         message = f"invalid {what} at {place}: {chunk.error}"
@@ -1505,15 +1609,18 @@ def _str_or_none(value: Any) -> str | None:
 
 def _is_network(type_: str) -> bool:
     return type_.startswith(
-        ("routing-agent-", "agent-execution-", "tool-execution-", "workflow-execution-",
-         "network-")
+        ("routing-agent-", "agent-execution-", "tool-execution-", "workflow-execution-", "network-")
     )
 
 
 def _after_finish_ok(type_: str) -> bool:
     """Chunks that legitimately follow ``finish`` (background work, a continuation turn)."""
     return type_.startswith(("background-task-", "data-", "workflow-")) or type_ in (
-        "start", "raw", "response-metadata", "watch", "step-start"
+        "start",
+        "raw",
+        "response-metadata",
+        "watch",
+        "step-start",
     )
 
 

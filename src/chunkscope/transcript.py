@@ -127,8 +127,9 @@ def _part_lines(tree: _Tree, part: Part, depth: int) -> list[str]:
         if part.error is not None:
             lines.append(f"{pad}  error: {compact_json(part.error)}")
     elif isinstance(part, WorkflowRun):
-        lines = [f"{pad}[workflow{' ' + part.workflow_id if part.workflow_id else ''}] "
-                 f"{part.status}"]
+        lines = [
+            f"{pad}[workflow{' ' + part.workflow_id if part.workflow_id else ''}] {part.status}"
+        ]
         if part.result is not None:
             lines.append(f"{pad}  result: {compact_json(part.result)}")
     elif isinstance(part, WorkflowStep):
@@ -171,8 +172,7 @@ class _Tree:
         """Parts directly under ``parent`` that are not inside one of its steps."""
         steps = self._steps.get(parent, set())
         return [
-            p for p in self._under.get(parent, [])
-            if isinstance(p, StepPart) or p.step not in steps
+            p for p in self._under.get(parent, []) if isinstance(p, StepPart) or p.step not in steps
         ]
 
     def in_step(self, step: StepPart) -> list[Part]:
@@ -236,8 +236,10 @@ def _part_html(tree: _Tree, part: Part) -> str:
     if isinstance(part, StepPart):
         reason = f" · {_e(part.finish_reason)}" if part.finish_reason else ""
         body = "".join(_part_html(tree, p) for p in tree.in_step(part))
-        return (f'<div class="cs-step"><div class="cs-step-h">step {part.index + 1}{reason}'
-                f"</div>{body}{nested}</div>")
+        return (
+            f'<div class="cs-step"><div class="cs-step-h">step {part.index + 1}{reason}'
+            f"</div>{body}{nested}</div>"
+        )
     if isinstance(part, TextPart):
         return f'<div class="cs-text">{_e(part.text)}</div>{nested}'
     if isinstance(part, ReasoningPart):
@@ -251,20 +253,27 @@ def _part_html(tree: _Tree, part: Part) -> str:
             rows += _value_html("result", part.result)
         if part.error is not None:
             rows += _value_html("error", part.error)
-        return (f'<div class="cs-card"><b>tool {_e(part.tool_name)}</b> · {_e(part.state)}'
-                f"{rows}{nested}</div>")
+        return (
+            f'<div class="cs-card"><b>tool {_e(part.tool_name)}</b> · {_e(part.state)}'
+            f"{rows}{nested}</div>"
+        )
     if isinstance(part, SourcePart):
         url = _safe_url(part.url)
         title = _e(part.title or part.url or part.filename or "source")
-        link = (f'<a href="{_e(url)}" target="_blank" rel="noopener noreferrer">{title}</a>'
-                if url else title)
+        link = (
+            f'<a href="{_e(url)}" target="_blank" rel="noopener noreferrer">{title}</a>'
+            if url
+            else title
+        )
         return f'<div class="cs-card">source: {link}</div>'
     if isinstance(part, FilePart):
         data = part.data if isinstance(part.data, str) else ""
         mime = (part.mime_type or "").lower()
         if mime in _IMAGE_TYPES and data and len(data) < 2_000_000 and _BASE64.match(data):
-            return (f'<div class="cs-card"><img alt="{_e(part.filename or "image")}" '
-                    f'style="max-width:100%" src="data:{_e(mime)};base64,{_e(data)}"></div>')
+            return (
+                f'<div class="cs-card"><img alt="{_e(part.filename or "image")}" '
+                f'style="max-width:100%" src="data:{_e(mime)};base64,{_e(data)}"></div>'
+            )
         return f'<div class="cs-card">file {_e(part.filename or "")} ({_e(mime or "?")})</div>'
     if isinstance(part, Notice):
         cls = "cs-error" if part.level == "error" else "cs-warning"
@@ -278,5 +287,7 @@ def transcript_html(state: RunState) -> str:
     title = f"{_e(state.title)} · " if state.title else ""
     tree = _Tree(state)
     body = [_part_html(tree, part) for part in tree.level(None)]
-    return (f'{_STYLE}<div class="cs-static"><div class="cs-h">{title}'
-            f"{_e(headline(state))}</div>{''.join(body)}</div>")
+    return (
+        f'{_STYLE}<div class="cs-static"><div class="cs-h">{title}'
+        f"{_e(headline(state))}</div>{''.join(body)}</div>"
+    )

@@ -23,7 +23,7 @@ from .transcript import transcript_text
 _STATIC = Path(__file__).parent / "static"
 
 
-class StreamView(anywidget.AnyWidget):  # type: ignore[misc]
+class StreamView(anywidget.AnyWidget):
     """A live view of one agent or LLM stream.
 
     Build one with ``chunkscope.show(source)``; ``await view.wait()`` gives the final
