@@ -127,10 +127,8 @@ async def agent_stream(request: Request) -> Response:
     if agent == "missing":
         return JSONResponse({"error": "Agent with id missing not found"}, status_code=404)
     frames = [f"data: {json.dumps(c, ensure_ascii=False)}\n\n" for c in AGENT_CHUNKS]
-    frames.insert(
-        0,
-        f"data: {json.dumps({'type': 'raw', 'runId': 'agent-run', 'from': 'AGENT', 'payload': {'echo': body}})}\n\n",
-    )
+    echo = {"type": "raw", "runId": "agent-run", "from": "AGENT", "payload": {"echo": body}}
+    frames.insert(0, f"data: {json.dumps(echo)}\n\n")
     if agent != "cut":
         frames.append("data: [DONE]\n\n")
     data = "".join(frames).encode()
