@@ -1,0 +1,247 @@
+"""Reading a StreamView in a JupyterLab page: its DOM, its status, its colours.
+
+The selectors follow the front end's classes (``js/src/app.ts``, ``status.ts``,
+``activity.ts``, ``transcript/*``). Every read is one ``page.evaluate`` so a sample is a
+consistent picture of the widget at one moment.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from lab import LabPage, LabPageError
+
+#: The widget's root element.
+WIDGET = ".chunkscope"
+#: The Stop button in the status bar.
+STOP_BUTTON = ".chunkscope .cs-stop"
+#: A tool-call card in the transcript.
+TOOL_CARD = ".chunkscope .cs-part-tool"
+#: The live activity strip's items (transient chunks).
+ACTIVITY_ITEM = ".chunkscope .cs-activity .cs-activity-item"
+
+#: The JupyterLab theme names ``apputils:change-theme`` accepts.
+LIGHT_THEME = "JupyterLab Light"
+DARK_THEME = "JupyterLab Dark"
+
+T = TypeVar("T")
+
+# One picture of the first StreamView on the page (null when none is drawn yet).
+_READ_JS = """
+() => {
+  const root = document.querySelector('.chunkscope');
+  if (!root) return null;
+  const text = (sel) => Array.from(root.querySelectorAll(sel)).map((n) => n.textContent);
+  const status = root.querySelector('.cs-status');
+  const badge = status && status.querySelector(':scope > .cs-badge');
+  const stop = root.querySelector('.cs-stop');
+  const activity = root.querySelector('.cs-activity');
+  const blocks = root.querySelector('.cs-blocks');
+  const reasoning = Array.from(root.querySelectorAll('.cs-part-reasoning details.cs-reasoning'))
+    .map((d) => ({ open: d.open, summary: d.querySelector('summary').textContent }));
+  const tools = Array.from(root.querySelectorAll('.cs-part-tool')).map((card) => ({
+    name: card.querySelector('.cs-tool-name').textContent,
+    badge: card.querySelector('.cs-card-head .cs-badge').textContent,
+  }));
+  return {
+    status: badge ? badge.textContent : '',
+    statusBar: status ? status.textContent : '',
+    stopEnabled: !!stop && !stop.disabled,
+    transcript: blocks ? blocks.textContent : '',
+    text: text('.cs-part-text').join('\\n'),
+    reasoning,
+    tools,
+    notices: text('.cs-part-notice'),
+    activityVisible: !!activity && !activity.hidden,
+    activity: activity ? activity.textContent : '',
+  };
+}
+"""
+
+_COLOURS_JS = """
+() => {
+  const root = document.querySelector('.chunkscope');
+  if (!root) return null;
+  const style = getComputedStyle(root);
+  return { background: style.backgroundColor, color: style.color,
+           theme: document.body.dataset.jpThemeName || '' };
+}
+"""
+
+_CHANGE_THEME_JS = """
+async (theme) => {
+  await window.jupyterapp.commands.execute('apputils:change-theme', { theme });
+}
+"""
+
+_THEME_APPLIED_JS = """
+(theme) => document.body.dataset.jpThemeName === theme
+  && document.body.dataset.jpThemeLight === String(theme !== 'JupyterLab Dark')
+"""
+
+
+@dataclass(frozen=True)
+class ToolCard:
+    """A tool-call card as drawn."""
+
+    #: The tool's name in the card head.
+    name: str
+    #: The state badge's text ("input streaming", "running", "done", ...).
+    badge: str
+
+
+@dataclass(frozen=True)
+class Reasoning:
+    """A reasoning block as drawn."""
+
+    #: Whether the collapsible is open.
+    open: bool
+    #: Its summary line ("Thinking…", "Thought for 1.2 s").
+    summary: str
+
+
+@dataclass(frozen=True)
+class ViewReading:
+    """What the first StreamView on the page shows at one moment."""
+
+    #: The status bar's status badge ("running", "finished", "aborted", ...).
+    status: str
+    #: The whole status bar's text (elapsed, chunk count, usage, finish reason).
+    status_bar: str
+    #: Whether the Stop button can be pressed.
+    stop_enabled: bool
+    #: The transcript's text (every block, collapsed ones included).
+    transcript: str
+    #: The text parts' rendered text, joined by newlines.
+    text: str
+    #: The reasoning blocks, in order.
+    reasoning: tuple[Reasoning, ...]
+    #: The tool cards, in order.
+    tools: tuple[ToolCard, ...]
+    #: The notice rows' texts (errors, aborts, tripwires).
+    notices: tuple[str, ...]
+    #: Whether the live activity strip is shown.
+    activity_visible: bool
+    #: The activity strip's text.
+    activity: str
+
+
+@dataclass(frozen=True)
+class Colours:
+    """The widget root's computed colours under the current JupyterLab theme."""
+
+    #: CSS ``background-color`` of the widget root.
+    background: str
+    #: CSS ``color`` of the widget root.
+    color: str
+    #: The theme JupyterLab reports on ``<body>``.
+    theme: str
+
+
+def read_view(lab: LabPage) -> ViewReading | None:
+    """The first StreamView's current picture, or None when none is drawn."""
+    raw: dict[str, Any] | None = lab.page.evaluate(_READ_JS)
+    if raw is None:
+        return None
+    return ViewReading(
+        status=raw["status"],
+        status_bar=raw["statusBar"],
+        stop_enabled=raw["stopEnabled"],
+        transcript=raw["transcript"],
+        text=raw["text"],
+        reasoning=tuple(Reasoning(r["open"], r["summary"]) for r in raw["reasoning"]),
+        tools=tuple(ToolCard(t["name"], t["badge"]) for t in raw["tools"]),
+        notices=tuple(raw["notices"]),
+        activity_visible=raw["activityVisible"],
+        activity=raw["activity"],
+    )
+
+
+def wait_view(
+    lab: LabPage,
+    condition: Callable[[ViewReading], bool],
+    what: str,
+    timeout_s: float = 30.0,
+    poll_s: float = 0.05,
+) -> ViewReading:
+    """Poll the widget until ``condition`` holds; fail saying ``what`` and the last picture."""
+    deadline = time.monotonic() + timeout_s
+    last: ViewReading | None = None
+    while True:
+        last = read_view(lab)
+        if last is not None and condition(last):
+            return last
+        if time.monotonic() > deadline:
+            raise LabPageError(
+                f"StreamView: {what} not seen within {timeout_s:.0f} s; last picture: {last!r}"
+            )
+        time.sleep(poll_s)
+
+
+def wait_status(lab: LabPage, status: str, timeout_s: float = 30.0) -> ViewReading:
+    """Wait until the status bar shows ``status``."""
+    return wait_view(lab, lambda v: v.status == status, f"status {status!r}", timeout_s)
+
+
+def wait_until(condition: Callable[[], T | None], what: str, timeout_s: float = 30.0) -> T:
+    """Poll ``condition`` until it returns something truthy, and return that."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        result = condition()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise LabPageError(f"{what} not seen within {timeout_s:.0f} s")
+        time.sleep(0.05)
+
+
+def cell_stdout(lab: LabPage, index: int) -> str:
+    """What the cell at ``index`` printed (its stream outputs, joined)."""
+    cells = lab.outputs()
+    outputs = cells[index] if index < len(cells) else None
+    return "".join(
+        "".join(o["text"]) if isinstance(o.get("text"), list) else str(o.get("text", ""))
+        for o in outputs or []
+        if o.get("output_type") == "stream"
+    )
+
+
+def cell_json(lab: LabPage, index: int) -> Any:
+    """The JSON object the cell at ``index`` printed as its last line of output."""
+    lines = cell_stdout(lab, index).strip().splitlines()
+    if not lines:
+        raise LabPageError(f"cell {index} printed nothing; outputs: {lab.outputs()[index]!r}")
+    return json.loads(lines[-1])
+
+
+def colours(lab: LabPage) -> Colours:
+    """The widget's computed background and text colours."""
+    raw: dict[str, str] | None = lab.page.evaluate(_COLOURS_JS)
+    if raw is None:
+        raise LabPageError("no StreamView on the page")
+    return Colours(raw["background"], raw["color"], raw["theme"])
+
+
+def change_theme(lab: LabPage, theme: str, timeout_s: float = 30.0) -> None:
+    """Switch JupyterLab's theme with its own command and wait until it is applied."""
+    lab.page.evaluate(_CHANGE_THEME_JS, theme)
+    lab.page.wait_for_function(_THEME_APPLIED_JS, arg=theme, timeout=timeout_s * 1000)
+
+
+def luminance(css_colour: str) -> float:
+    """Relative luminance (0 black … 1 white) of a computed ``rgb()``/``rgba()`` colour."""
+    inside = css_colour[css_colour.index("(") + 1 : css_colour.rindex(")")]
+    red, green, blue = (float(v) / 255 for v in inside.replace("/", ",").split(",")[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def widget_screenshot(lab: LabPage, name: str) -> str:
+    """Save a PNG of the first StreamView alone under ``<artifacts>/screenshots/<name>.png``."""
+    target = lab.artifacts_dir / "screenshots" / f"{name}.png"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lab.page.locator(WIDGET).first.screenshot(path=str(target))
+    return str(target)

@@ -1,0 +1,259 @@
+"""StreamView in a real JupyterLab driven by headless Chromium, as a user sees it.
+
+The demo agent drives every run: it is offline, scripted and paced like a real agent, so
+the transcript has time to grow, tools to stream and the user to reload or press Stop.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from lab import LabPage
+from streamview import (
+    DARK_THEME,
+    LIGHT_THEME,
+    STOP_BUTTON,
+    ViewReading,
+    cell_json,
+    change_theme,
+    colours,
+    luminance,
+    read_view,
+    wait_status,
+    wait_view,
+    widget_screenshot,
+)
+
+import chunkscope as cs
+
+pytestmark = pytest.mark.e2e
+
+#: Cell 1 of every notebook below: start the demo (the cell returns at once).
+SHOW_DEMO = (
+    "import json\nimport chunkscope as cs\n"
+    "view = cs.show(cs.demo.stream(speed={speed}), title='demo')"
+)
+#: Cell 2: wait for the end in the kernel and say what the kernel holds.
+AWAIT_END = """\
+state = await view.wait()
+print(json.dumps({"status": state.status, "text": state.text, "batches": view.batches_sent}))
+"""
+#: Cell 2 for a run stopped from the page: read the state without waiting.
+READ_STATE = 'print(json.dumps({"status": view.state.status, "done": view.done}))'
+
+#: The transient chunk's label and type: shown live, never saved.
+TRANSIENT_MARKERS = ("downloading readings", "data-progress", "weather-progress")
+
+
+def demo_chunks() -> list[dict[str, Any]]:
+    """The demo run's chunks, as the kernel will read them."""
+    return list(cs.demo.stream(speed=0))
+
+
+def demo_text() -> str:
+    """Every text delta of the demo run, in order (both steps)."""
+    return "".join(
+        chunk["payload"]["text"] for chunk in demo_chunks() if chunk["type"] == "text-delta"
+    )
+
+
+def letters(text: str) -> str:
+    """Only the letters and digits: what markdown rendering never adds nor removes."""
+    return re.sub(r"[^A-Za-z0-9]", "", text)
+
+
+def rendered_letters(markdown: str) -> str:
+    """The letters and digits of ``markdown`` once rendered (a fence's language is not shown)."""
+    return letters(re.sub(r"^```\w*", "", markdown, flags=re.MULTILINE))
+
+
+def chunk_count(reading: ViewReading) -> int:
+    """The chunk count the status bar shows."""
+    match = re.search(r"(\d+) chunks", reading.status_bar)
+    assert match, f"no chunk count in the status bar: {reading.status_bar!r}"
+    return int(match.group(1))
+
+
+def start_demo(lab: LabPage, name: str, speed: float, second_cell: str = AWAIT_END) -> None:
+    """Write a notebook that shows the demo at ``speed``, open it and run its first cell."""
+    path = lab.new_notebook([SHOW_DEMO.format(speed=speed), second_cell], name)
+    lab.open(path)
+    assert lab.run_cell(0), "the cell that shows the demo failed"
+
+
+def sample_until_ended(lab: LabPage, timeout_s: float = 45.0) -> list[ViewReading]:
+    """Read the widget every ~50 ms until its run ended; every picture taken, in order."""
+    samples: list[ViewReading] = []
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        reading = read_view(lab)
+        if reading is not None:
+            samples.append(reading)
+            if reading.status not in ("waiting", "running"):
+                return samples
+        time.sleep(0.05)
+    raise AssertionError(f"the run did not end within {timeout_s:.0f} s; last: {samples[-1:]!r}")
+
+
+def test_transcript_grows_with_reasoning_tool_card_status_and_live_activity(
+    lab: LabPage,
+) -> None:
+    lab.set_save_widget_state(False)
+    start_demo(lab, "grow", speed=1.0)
+
+    samples = sample_until_ended(lab)
+    lab.screenshot("streamview-finished")
+    widget_screenshot(lab, "streamview-finished-widget")
+
+    live = [s for s in samples if s.status == "running"]
+    lengths = [len(s.transcript) for s in live]
+    growths = sum(1 for before, after in itertools.pairwise(lengths) if after > before)
+    assert growths >= 2, f"the transcript did not grow while streaming: {lengths}"
+    assert any(r.summary == "Thinking…" and r.open for s in live for r in s.reasoning), (
+        "the reasoning was never shown open while it streamed"
+    )
+    tool_badges = {t.badge for s in live for t in s.tools if t.name == "get-weather"}
+    assert tool_badges - {"done"}, f"the tool card was only ever seen done: {tool_badges}"
+    live_activity = [s for s in live if s.activity_visible]
+    assert live_activity, "the transient progress never appeared in the activity strip"
+    assert "live only, not saved" in live_activity[-1].activity
+    assert "data-progress #weather-progress" in live_activity[-1].activity
+
+    end = samples[-1]
+    assert end.status == "finished"
+    assert [(r.open, r.summary.startswith("Thought for ")) for r in end.reasoning] == [
+        (False, True)
+    ], end.reasoning
+    assert [(t.name, t.badge) for t in end.tools] == [("get-weather", "done")]
+    chunk_count = len(demo_chunks())
+    for figure in (f"{chunk_count} chunks", "in 161", "out 128", "total 289", "finish: stop"):
+        assert figure in end.status_bar, f"{figure!r} missing from the status bar: {end.status_bar}"
+    assert not end.stop_enabled, "Stop can still be pressed after the run ended"
+    for marker in ("data-progress", "weather-progress"):
+        assert marker not in end.transcript, f"transient {marker!r} drawn in the transcript"
+    assert letters(end.text) == rendered_letters(demo_text())
+
+    assert lab.run_cell(1), "awaiting the run failed"
+    kernel = cell_json(lab, 1)
+    assert kernel["status"] == "finished"
+    assert "Weather in Seoul" in kernel["text"]
+    assert not lab.has_error_output()
+    assert not lab.console_errors, lab.console_errors
+
+
+def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> None:
+    lab.set_save_widget_state(True)
+    start_demo(lab, "saved", speed=4.0)
+    assert lab.run_cell(1), "awaiting the run failed"
+    end = wait_status(lab, "finished")
+    # The transient chunk reached the page, so the save below had it at hand.
+    assert end.activity_visible and "weather-progress" in end.activity
+    lab.save()
+    lab.screenshot("streamview-saved")
+
+    path = lab.path or ""
+    text = (lab.server.root_dir / path).read_text(encoding="utf-8")
+    for marker in TRANSIENT_MARKERS:
+        assert marker not in text, f"transient {marker!r} found in the saved .ipynb"
+
+    notebook = json.loads(text)
+    states = notebook["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    snapshots = [
+        model["state"]["snapshot"]
+        for model in states.values()
+        if isinstance(model.get("state", {}).get("snapshot"), dict)
+    ]
+    assert len(snapshots) == 1, f"expected one StreamView in the widget state: {list(states)}"
+    snapshot = snapshots[0]
+    assert snapshot["run"]["status"] == "finished"
+    assert snapshot["run"]["ended"] is True
+    parts = snapshot["parts"]
+    tools = [p for p in parts if p["kind"] == "tool"]
+    assert [(t["toolName"], t["state"]) for t in tools] == [("get-weather", "done")]
+    texts = "".join(p["text"] for p in parts if p["kind"] == "text")
+    assert "Weather in Seoul" in texts and "Enjoy the afternoon!" in texts
+    assert [p["dataType"] for p in parts if p["kind"] == "data"] == ["data-summary"]
+
+    outputs = notebook["cells"][0]["outputs"]
+    bundle = next(o["data"] for o in outputs if "data" in o)
+    assert "".join(bundle["text/plain"]) == "StreamView(title='demo')"
+    view_model = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
+    assert view_model in states
+
+
+def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    # Slow enough (about 18 s in all) that the run is still going once the page is back.
+    start_demo(lab, "reload", speed=0.3)
+    before = wait_view(
+        lab,
+        lambda v: any(t.name == "get-weather" for t in v.tools) and "Let me check" in v.text,
+        "the tool card after the first text",
+    )
+    assert before.status == "running"
+    # A reloaded page shows the outputs of the file on disk: save them first, as a user would.
+    lab.save()
+    lab.screenshot("streamview-reload-before")
+
+    lab.reload()
+    back = wait_view(lab, lambda v: bool(v.transcript), "the transcript after reload", 30)
+    lab.screenshot("streamview-reload-after")
+    assert back.status == "running", f"the run ended before the page was back: {back.status}"
+    assert "Let me check the weather station for you." in back.text
+    assert any(t.name == "get-weather" for t in back.tools)
+    assert back.text.startswith(before.text)
+    assert chunk_count(back) >= chunk_count(before), (before.status_bar, back.status_bar)
+
+    samples = sample_until_ended(lab)
+    lengths = [len(s.transcript) for s in samples if s.status == "running"]
+    assert lengths and lengths[-1] > len(back.transcript), "nothing arrived after the reload"
+    end = samples[-1]
+    lab.screenshot("streamview-reload-finished")
+    assert end.status == "finished"
+    assert letters(end.text) == rendered_letters(demo_text()), "text incomplete after reload"
+    assert [(t.name, t.badge) for t in end.tools] == [("get-weather", "done")]
+
+
+def test_stop_button_aborts_the_run(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    start_demo(lab, "stop", speed=0.5, second_cell=READ_STATE)
+    wait_view(
+        lab,
+        lambda v: v.stop_enabled and any(t.name == "get-weather" for t in v.tools),
+        "a running tool call with Stop enabled",
+    )
+    lab.page.locator(STOP_BUTTON).first.click()
+
+    end = wait_status(lab, "aborted")
+    lab.screenshot("streamview-stopped")
+    assert any(n.startswith("Aborted") for n in end.notices), f"no abort row: {end.notices}"
+    assert not end.stop_enabled
+    assert "Enjoy the afternoon!" not in end.text, "the run went on to the end after Stop"
+
+    assert lab.run_cell(1), "reading the state failed"
+    assert cell_json(lab, 1) == {"status": "aborted", "done": True}
+
+
+def test_widget_follows_the_jupyterlab_theme(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    start_demo(lab, "theme", speed=0)
+    wait_status(lab, "finished")
+    change_theme(lab, LIGHT_THEME)
+    light = colours(lab)
+    widget_screenshot(lab, "streamview-theme-light")
+    try:
+        change_theme(lab, DARK_THEME)
+        dark = colours(lab)
+        lab.screenshot("streamview-theme-dark")
+        widget_screenshot(lab, "streamview-theme-dark-widget")
+    finally:
+        # The theme is a user setting shared by the session's server: put it back.
+        change_theme(lab, LIGHT_THEME)
+    assert light.background != dark.background and light.color != dark.color, (light, dark)
+    assert luminance(light.background) > luminance(dark.background), (light, dark)
+    assert luminance(dark.color) > luminance(dark.background), (light, dark)
