@@ -415,7 +415,8 @@ class LangChainAdapter(StreamAdapter):
     # -- custom events and retrievers -------------------------------------------------------
 
     def _on_custom_event(self, event: dict[str, Any], run_id: str) -> None:
-        self.writer.data(str(event.get("name") or "custom"), (event.get("data")))
+        name = event.get("name")
+        self.writer.data(name if isinstance(name, str) and name else "custom", event.get("data"))
 
     def _on_retriever_end(self, event: dict[str, Any], run_id: str) -> None:
         self._keep_raw(event)
