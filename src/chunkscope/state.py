@@ -73,11 +73,17 @@ _TERMINAL = frozenset({"finished", "aborted", "error", "tripwire"})
 
 def _field(obj: Any, snake: str, camel: str | None = None) -> Any:
     """Read a field from a pydantic model (snake_case) or a plain mapping (camelCase)."""
-    if obj is None:
-        return None
-    if type(obj) is dict or isinstance(obj, Mapping):
+    if type(obj) is dict:
         return obj.get(camel or snake)
-    return getattr(obj, snake, None)
+    value = getattr(obj, snake, _MISSING)
+    if value is not _MISSING:
+        return value
+    if isinstance(obj, Mapping):
+        return obj.get(camel or snake)
+    return None
+
+
+_MISSING = object()
 
 
 def _plain(value: Any) -> Any:
@@ -368,7 +374,8 @@ class RunState:
             self.elapsed_ms = t
         parsed = parse_chunk(chunk)
         ops = self._ops
-        if is_transient(parsed):
+        type_ = parsed.type
+        if type(type_) is str and type_.startswith("data-") and is_transient(parsed):
             self._on_transient(parsed, t, index)
         else:
             self._fold(self._root, parsed, t, index, where)
@@ -521,7 +528,7 @@ class RunState:
         type_ = chunk.type
         part_id = part.id if part is not None else None
         row = self._row
-        mergeable = type_ in _DELTA_TYPES and not isinstance(chunk, InvalidChunk)
+        mergeable = type_ in _DELTA_TYPES and type(chunk) is not InvalidChunk
         if (
             row is not None
             and mergeable
@@ -533,7 +540,7 @@ class RunState:
             self._row_text.append(_delta_text(chunk))
             return
         self._close_row()
-        if isinstance(chunk, InvalidChunk):
+        if type(chunk) is InvalidChunk:
             json: Any = {"error": chunk.error, "raw": chunk.raw}
         else:
             json = chunk.model_dump(by_alias=True, exclude_unset=True, mode="json")
@@ -593,7 +600,7 @@ class RunState:
         type_ = chunk.type
         if self.status == "waiting":
             self._set_status("running")
-        if isinstance(chunk, InvalidChunk):
+        if type(chunk) is InvalidChunk:
             target = self._turn or run
             notice = self._on_invalid(target, chunk, t, index, where)
             lenient = _Lenient.of(chunk)
@@ -1229,7 +1236,7 @@ class RunState:
     def _fold_nested(self, run: _Run, chunk: Any, t: float, index: int) -> None:
         """Fold a chunk of a nested run: the same rules, without its own inspector row."""
         type_ = chunk.type
-        if isinstance(chunk, InvalidChunk):
+        if type(chunk) is InvalidChunk:
             self._on_invalid(run, chunk, t, index, None)
             return
         handler = self._handlers.get(type_)
