@@ -77,7 +77,7 @@ const VIEWS: Record<string, ViewFactory> = {
     const name = h("span", "cs-tool-name");
     const badge = new Badge();
     const provider = h("span", "cs-tag", "provider-executed");
-    head.append(h("span", "cs-icon", "🔧"), name, badge.el, provider);
+    head.append(h("span", "cs-label", "tool"), name, badge.el, provider);
     const args = h("div", "cs-tool-args");
     const argsLabel = h("div", "cs-label", "arguments");
     const argsTree = new JsonTree(null, { openDepth: 2 });

@@ -45,6 +45,9 @@ export class TranscriptView {
   private selected: string | null = null;
   /** scrollHeight after the last draw, to tell growth without a second layout. */
   private lastHeight = 0;
+  /** scrollTop we last scrolled to ourselves; a scroll above it is the user's. */
+  private autoTop = 0;
+  private drawnOnce = false;
 
   constructor() {
     const back = h("button", "cs-link-button", "back to live");
@@ -60,9 +63,17 @@ export class TranscriptView {
     });
     this.scroller.append(this.empty, this.blocksEl);
     this.scroller.addEventListener("scroll", () => {
-      this.stick = this.atBottom();
+      // Content settling below us (off-screen blocks getting their real size) also moves
+      // the bottom; only a scroll above where we put it means the user scrolled up.
+      if (this.scroller.scrollTop < this.autoTop - BOTTOM_SLACK_PX) this.stick = false;
+      if (this.atBottom()) this.stick = true;
       if (this.stick) this.jump.hidden = true;
     });
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => {
+        if (this.stick) this.toBottom();
+      }).observe(this.blocksEl);
+    }
     this.blocksEl.addEventListener("click", (event) => {
       const target = event.target as Element | null;
       const partEl = target?.closest?.("[data-part-id]") as HTMLElement | null;
@@ -111,6 +122,12 @@ export class TranscriptView {
     for (const key of this.loose.keys()) if (!liveKeys.has(key)) this.loose.delete(key);
     this.empty.hidden = state.parts.length > 0;
     this.highlight(this.selected);
+    // A finished run opens at its start; a live one follows the bottom.
+    if (!this.drawnOnce && state.parts.length > 0) {
+      this.drawnOnce = true;
+      if (ended) this.stick = false;
+      this.lastHeight = Number.POSITIVE_INFINITY;
+    }
     // One layout read per frame: it is the expensive part of a frame on a long transcript.
     const height = this.scroller.scrollHeight;
     if (this.stick) this.toBottom(height);
@@ -181,6 +198,7 @@ export class TranscriptView {
 
   private toBottom(height = this.scroller.scrollHeight): void {
     this.scroller.scrollTop = height;
+    this.autoTop = this.scroller.scrollTop;
     this.jump.hidden = true;
   }
 }
