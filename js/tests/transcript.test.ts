@@ -126,6 +126,54 @@ describe("TranscriptView", () => {
   });
 });
 
+describe("following the stream", () => {
+  /** jsdom has no layout: give the scroller a height that grows with the text. */
+  function fakeLayout(view: TranscriptView) {
+    const scroller = view.el.querySelector(".cs-transcript") as HTMLElement;
+    let top = 0;
+    Object.defineProperty(scroller, "clientHeight", { get: () => 100 });
+    Object.defineProperty(scroller, "scrollHeight", { get: () => 100 + (scroller.textContent?.length ?? 0) });
+    Object.defineProperty(scroller, "scrollTop", {
+      get: () => top,
+      set: (value: number) => {
+        top = Math.max(0, Math.min(value, scroller.scrollHeight - 100));
+      },
+    });
+    return scroller;
+  }
+
+  it("sticks to the bottom until the user scrolls up, then offers a jump to the latest", () => {
+    const view = new TranscriptView();
+    const scroller = fakeLayout(view);
+    const jump = view.el.querySelector(".cs-jump") as HTMLButtonElement;
+    let state = build([part("text", { id: "t", text: "x".repeat(500) })]);
+    view.draw(state);
+    expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
+
+    scroller.scrollTop = 10;
+    scroller.dispatchEvent(new Event("scroll"));
+    state = apply(state, 1, { op: "append", id: "t", field: "text", text: "y".repeat(300), t: 1 });
+    view.draw(state);
+    expect(scroller.scrollTop).toBe(10);
+    expect(jump.hidden).toBe(false);
+
+    jump.click();
+    expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
+    expect(jump.hidden).toBe(true);
+    state = apply(state, 2, { op: "append", id: "t", field: "text", text: "z".repeat(300), t: 2 });
+    view.draw(state);
+    expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
+  });
+
+  it("opens a finished run at its start", () => {
+    const view = new TranscriptView();
+    const scroller = fakeLayout(view);
+    view.draw(build([part("text", { id: "t", text: "x".repeat(500), t1: 9 })], { ended: true }));
+    expect(scroller.scrollTop).toBe(0);
+    expect((view.el.querySelector(".cs-jump") as HTMLElement).hidden).toBe(true);
+  });
+});
+
 describe("mountTranscript", () => {
   function context(state: StoreState): PanelContext {
     return {
