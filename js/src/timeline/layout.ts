@@ -395,7 +395,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
   return { lanes: ordered.map((b) => b.lane), items, markers, end: axisEnd };
 }
 
-/** Which network "-start" event each "-end" event closes (same event prefix and label). */
+/** Which network "-start" event each "-end" event closes (same parent and event prefix). */
 function pairNetworkEvents(parts: readonly Part[]): {
   endOf: Map<string, NetworkPart>;
   startOf: Map<string, string>;
@@ -408,7 +408,8 @@ function pairNetworkEvents(parts: readonly Part[]): {
     const isStart = part.event.endsWith("-start");
     const isEnd = part.event.endsWith("-end");
     if (!isStart && !isEnd) continue;
-    const key = `${part.parent ?? ""}|${part.event.slice(0, part.event.lastIndexOf("-"))}|${part.label}`;
+    // Not keyed by label: a routing agent's end event names the agent it chose, not itself.
+    const key = `${part.parent ?? ""}|${part.event.slice(0, part.event.lastIndexOf("-"))}`;
     const stack = open.get(key) ?? [];
     if (isStart) {
       stack.push(part);
@@ -498,9 +499,14 @@ class ScopeTree {
 
   constructor(private readonly byId: ReadonlyMap<string, Part>) {}
 
-  /** A run or workflow nested under another part (a sub-agent, a workflow used as a tool). */
+  /**
+   * A run or workflow nested under another part (a sub-agent, a workflow used as a tool).
+   * A workflow directly inside a nested run shares that run's lanes: both stand for one call.
+   */
   isScope(part: Part): boolean {
-    return (part.kind === "run" || part.kind === "workflow") && part.parent !== null;
+    if (part.parent === null) return false;
+    if (part.kind === "run") return true;
+    return part.kind === "workflow" && this.byId.get(part.parent)?.kind !== "run";
   }
 
   /** The nearest enclosing nested run/workflow of `part`, or null for the root run. */
@@ -704,10 +710,18 @@ function outputTooltip(part: OutputPart, chars: number): string {
   );
 }
 
+/** Progress as a short label: "40%", "3/5", or a clipped preview of whatever was sent. */
 function progressText(progress: unknown): string | null {
   if (!isPresent(progress)) return null;
   if (typeof progress === "number") {
     return progress <= 1 ? `${Math.round(progress * 100)}%` : `${Math.round(progress)}%`;
+  }
+  const done = field(progress, "completedCount");
+  const total = field(progress, "totalCount");
+  if (typeof done === "number" && typeof total === "number") return `${done}/${total}`;
+  for (const key of ["percent", "percentage", "progress"]) {
+    const value = field(progress, key);
+    if (typeof value === "number") return progressText(value);
   }
   return preview(progress, 40);
 }
@@ -742,8 +756,10 @@ function wstepTooltip(part: WorkflowStepPart, end: number, chars: number): strin
   );
 }
 
+/** "agent-execution · writer" for "agent-execution-start" about agent "writer". */
 function networkLabel(part: NetworkPart): string {
-  return part.label || part.event;
+  const event = String(part.event).replace(/-(start|end)$/, "");
+  return part.label && !event.startsWith(part.label) ? `${event} · ${part.label}` : event;
 }
 
 function networkTooltip(part: NetworkPart, end: number, chars: number): string {
@@ -775,8 +791,12 @@ function noticeMarker(part: NoticePart, chars: number): Marker | null {
         tooltip: lines(
           `tripwire @ ${formatMs(part.t0)}`,
           message,
-          isPresent(reason) && reason !== part.message ? `reason: ${preview(reason, chars)}` : null,
-          isPresent(processor) ? `processor: ${preview(processor, chars)}` : null,
+          isPresent(reason) && !String(part.message).includes(String(reason))
+            ? `reason: ${preview(reason, chars)}`
+            : null,
+          isPresent(processor) && !String(part.message).includes(String(processor))
+            ? `processor: ${preview(processor, chars)}`
+            : null,
         ),
       };
     }
