@@ -48,6 +48,8 @@ export class TranscriptView {
   /** scrollTop we last scrolled to ourselves; a scroll above it is the user's. */
   private autoTop = 0;
   private drawnOnce = false;
+  /** Follows size changes that happen without a draw (images loading, blocks settling). */
+  private resizes: ResizeObserver | null = null;
 
   constructor() {
     const back = h("button", "cs-link-button", "back to live");
@@ -70,9 +72,10 @@ export class TranscriptView {
       if (this.stick) this.jump.hidden = true;
     });
     if (typeof ResizeObserver === "function") {
-      new ResizeObserver(() => {
+      this.resizes = new ResizeObserver(() => {
         if (this.stick) this.toBottom();
-      }).observe(this.blocksEl);
+      });
+      this.resizes.observe(this.blocksEl);
     }
     this.blocksEl.addEventListener("click", (event) => {
       const target = event.target as Element | null;
@@ -80,6 +83,12 @@ export class TranscriptView {
       if (partEl?.dataset.partId !== undefined) this.onSelect(partEl.dataset.partId);
     });
     this.el.append(this.banner, this.scroller, this.jump);
+  }
+
+  /** Remove the view and stop observing it. */
+  dispose(): void {
+    this.resizes?.disconnect();
+    this.el.remove();
   }
 
   /** Show the "viewing a past state" banner for offset `t`, or hide it (null). */
@@ -255,7 +264,7 @@ export function mountTranscript(container: HTMLElement, ctx: PanelContext, pastS
     unmount() {
       for (const stop of stops) stop();
       cancel?.();
-      view.el.remove();
+      view.dispose();
     },
     scrollTo(partId) {
       if (!view.scrollTo(partId) && ctx.scrubTime.get() !== null) {
