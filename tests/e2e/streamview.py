@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from lab import LabPage, LabPageError
+from playwright.sync_api import Error
 
 #: The widget's root element.
 WIDGET = ".chunkscope"
@@ -59,6 +60,13 @@ _READ_JS = """
     activityVisible: !!activity && !activity.hidden,
     activity: activity ? activity.textContent : '',
   };
+}
+"""
+
+_STATUS_IS_JS = """
+(status) => {
+  const badge = document.querySelector('.chunkscope .cs-status > .cs-badge');
+  return !!badge && badge.textContent === status;
 }
 """
 
@@ -183,8 +191,35 @@ def wait_view(
 
 
 def wait_status(lab: LabPage, status: str, timeout_s: float = 30.0) -> ViewReading:
-    """Wait until the status bar shows ``status``."""
-    return wait_view(lab, lambda v: v.status == status, f"status {status!r}", timeout_s)
+    """Wait until the status bar shows ``status``, and return the widget's picture then."""
+    try:
+        # Polled inside the page: cheap even when the transcript is huge.
+        lab.page.wait_for_function(_STATUS_IS_JS, arg=status, timeout=timeout_s * 1000, polling=50)
+    except Error as error:
+        raise LabPageError(
+            f"StreamView: status {status!r} not seen within {timeout_s:.0f} s; "
+            f"the status bar says {status_bar_text(lab)!r}"
+        ) from error
+    reading = read_view(lab)
+    assert reading is not None
+    return reading
+
+
+def status_bar_text(lab: LabPage) -> str:
+    """The status bar's text ('' when no StreamView is drawn)."""
+    text: str = lab.page.evaluate(
+        "() => document.querySelector('.chunkscope .cs-status')?.textContent ?? ''"
+    )
+    return text
+
+
+def text_parts(lab: LabPage) -> str:
+    """The rendered text of the first StreamView's text parts, joined by newlines."""
+    text: str = lab.page.evaluate(
+        "() => Array.from(document.querySelectorAll('.chunkscope .cs-part-text'))"
+        ".map((n) => n.textContent).join('\\n')"
+    )
+    return text
 
 
 def wait_until(condition: Callable[[], T | None], what: str, timeout_s: float = 30.0) -> T:
