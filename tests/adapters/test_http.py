@@ -303,3 +303,13 @@ def test_mastra_workflow_cut_mid_record_and_missing_workflow(base_url: str) -> N
     assert (
         "create-run answered HTTP 404: Workflow not found" in error["payload"]["error"]["message"]
     )
+
+
+def test_workflow_errors_come_from_the_workflow(base_url: str) -> None:
+    (error,) = run_both(mastra(base_url, timeout=5).workflow("missing").stream({}))
+    assert error["from"] == "WORKFLOW"
+
+
+def test_workflow_create_run_that_cannot_connect_names_that_request() -> None:
+    (error,) = list(mastra("http://127.0.0.1:9", timeout=2).workflow("w").stream({}))
+    assert error["payload"]["error"]["url"] == "http://127.0.0.1:9/api/workflows/w/create-run"

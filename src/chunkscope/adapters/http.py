@@ -79,6 +79,8 @@ class HttpChunkStream:
         """``sse`` (server-sent events) or ``records`` (``\\x1e``/newline-separated JSON)."""
         self.status_code: int | None = None
         """The response status, once known."""
+        self.requesting: str = url
+        """The URL of the request in flight (named in transport errors)."""
 
     # -- shared decisions -------------------------------------------------------------------
 
@@ -140,22 +142,24 @@ class HttpChunkStream:
         if pipeline.mid_event:
             where += ", in the middle of the next one"
         if isinstance(exc, httpx.ConnectTimeout):
-            message = f"could not connect to {self.url} within {self.timeout} s"
+            message = f"could not connect to {self.requesting} within {self.timeout} s"
         elif isinstance(exc, httpx.ConnectError):
-            message = f"could not connect to {self.url}: {exc}"
+            message = f"could not connect to {self.requesting}: {exc}"
         elif isinstance(exc, httpx.TimeoutException):
             message = (
                 f"{self._where()} sent nothing for {self.timeout} s ({where}): gave up waiting"
             )
         elif isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError)):
-            message = f"the connection to {self.url} broke {where}: {exc or type(exc).__name__}"
+            message = (
+                f"the connection to {self.requesting} broke {where}: {exc or type(exc).__name__}"
+            )
         else:
             message = f"{self._where()} failed {where}: {type(exc).__name__}: {exc}"
         return pipeline.stop(
             {
                 "message": message,
                 "name": type(exc).__name__,
-                "url": self.url,
+                "url": self.requesting,
                 "eventsReceived": pipeline.events_seen,
             }
         )

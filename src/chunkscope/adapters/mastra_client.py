@@ -29,6 +29,13 @@ from .http import DEFAULT_TIMEOUT, HttpChunkStream, error_message
 from .mastra_chunks import MastraChunkAdapter
 
 
+def _workflow_chunks() -> MastraChunkAdapter:
+    """A pass-through adapter whose own chunks (errors) say they come from a workflow."""
+    adapter = MastraChunkAdapter()
+    adapter.writer.from_ = "WORKFLOW"
+    return adapter
+
+
 class WorkflowRunStream(HttpChunkStream):
     """A workflow stream: creates the run first unless a ``runId`` is given."""
 
@@ -51,7 +58,7 @@ class WorkflowRunStream(HttpChunkStream):
             json={"inputData": input_data, **options},
             headers=headers,
             timeout=timeout,
-            adapter=MastraChunkAdapter,
+            adapter=_workflow_chunks,
             transport="records",
         )
 
@@ -85,9 +92,9 @@ class WorkflowRunStream(HttpChunkStream):
         if self.run_id is not None:
             self.params["runId"] = self.run_id
             return None
-        response = client.post(
-            f"{self.workflow_url}/create-run", json={}, headers=self._request_headers()
-        )
+        self.requesting = f"{self.workflow_url}/create-run"
+        response = client.post(self.requesting, json={}, headers=self._request_headers())
+        self.requesting = self.url
         return self._create_run_failed(pipeline, response)
 
     async def _aprepare(
@@ -96,9 +103,9 @@ class WorkflowRunStream(HttpChunkStream):
         if self.run_id is not None:
             self.params["runId"] = self.run_id
             return None
-        response = await client.post(
-            f"{self.workflow_url}/create-run", json={}, headers=self._request_headers()
-        )
+        self.requesting = f"{self.workflow_url}/create-run"
+        response = await client.post(self.requesting, json={}, headers=self._request_headers())
+        self.requesting = self.url
         return self._create_run_failed(pipeline, response)
 
 
