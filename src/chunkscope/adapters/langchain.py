@@ -28,7 +28,6 @@ dumps; both are handled. The mapping onto Mastra chunks:
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -453,6 +452,3 @@ def convert_langchain(events: Iterable[Any]) -> list[Chunk]:
     """Convert a whole list of ``astream_events`` events."""
     return LangChainAdapter().convert(events)
 
-
-def _dumps(value: object) -> str:
-    return json.dumps(to_jsonable(value))

@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from test_konan import service_run
+from test_konan_sse import service_run
 
 from chunkscope import accumulate
 from chunkscope.adapters import mastra, sse
