@@ -40,11 +40,23 @@ export function viewAt<S extends ScrubbableState>(state: S, t: number): S {
     parts.push(seen);
     byId.set(seen.id, seen);
   }
-  const rows = state.rows.filter((row) => row.t <= t);
+  const rows = state.rows.slice(0, countUpTo(state.rows, t));
   const transient = state.transient.filter((item) => item.t <= t);
   const past = { ...state, run: runAt(state.run, t, rows, transient), parts, byId, rows, transient };
   if (state.indexOf !== undefined) past.indexOf = indexOf;
   return past;
+}
+
+/** How many of `rows` (in arrival order, so by non-decreasing `t`) arrived at or before `t`. */
+function countUpTo(rows: readonly ChunkRow[], t: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((rows[mid] as ChunkRow).t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The run record at `t`: unchanged at or after its last chunk, else still running. */

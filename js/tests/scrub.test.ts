@@ -118,3 +118,30 @@ describe("viewAt", () => {
     expect(viewAt(state, 50).run).toBe(state.run);
   });
 });
+
+describe("viewAt on a large run", () => {
+  it("rebuilds 10k parts and 50k rows quickly enough to follow a dragged scrubber", () => {
+    const parts: Part[] = [];
+    for (let k = 0; k < 10_000; k++) {
+      const t = k * 10;
+      parts.push(
+        k % 2 === 0
+          ? text(`t${k}`, t, t + 8, "x".repeat(40), [[t, 20], [t + 8, 40]])
+          : tool(`k${k}`, "search", [[t, "input-streaming"], [t + 2, "running"], [t + 25, "done"]], t + 25),
+      );
+    }
+    const rows = Array.from({ length: 50_000 }, (_, i) => row(i, i * 2, "text-delta", "text"));
+    const state = stateOf(runInfo({ elapsedMs: 100_100 }), parts, rows);
+    let view = viewAt(state, 50_001);
+    let ms = Infinity;
+    for (let k = 0; k < 5; k++) {
+      const started = performance.now();
+      view = viewAt(state, 50_001 + k);
+      ms = Math.min(ms, performance.now() - started);
+    }
+    console.log(`viewAt: 10k parts + 50k rows in ${ms.toFixed(1)} ms (best of 5)`);
+    expect(view.parts).toHaveLength(5_001);
+    expect(view.rows).toHaveLength(25_003);
+    expect(ms).toBeLessThan(500);
+  });
+});

@@ -305,8 +305,7 @@ function drawLaneLabels(g: CanvasRenderingContext2D, scene: Scene, visible: bool
       g.fillRect(0, top, LABEL_WIDTH, geometry.heights[index] ?? 0);
     }
     const indent = 6 + lane.depth * 10;
-    const fit = Math.floor((LABEL_WIDTH - indent - 4) / CHAR_WIDTH);
-    const text = lane.label.length > fit ? `${lane.label.slice(0, Math.max(0, fit - 1))}…` : lane.label;
+    const text = fitLaneLabel(lane.label, Math.floor((LABEL_WIDTH - indent - 4) / CHAR_WIDTH));
     g.fillStyle = lane.depth === 0 ? theme.font : theme.fontMuted;
     g.fillText(text, indent, top + 4 + ROW_HEIGHT / 2);
   });
@@ -317,4 +316,19 @@ function drawLaneLabels(g: CanvasRenderingContext2D, scene: Scene, visible: bool
   g.lineTo(LABEL_WIDTH - 0.5, height);
   g.stroke();
   g.restore();
+}
+
+/**
+ * A lane label cut to `fit` characters. "researcher · Tools" loses characters from the
+ * scope name, never from the lane's kind after the last " · ", so sibling lanes stay apart.
+ */
+export function fitLaneLabel(label: string, fit: number): string {
+  if (label.length <= fit) return label;
+  const split = label.lastIndexOf(" · ");
+  if (split > 0) {
+    const tail = label.slice(split);
+    const room = fit - tail.length - 1;
+    if (room >= 3) return `${label.slice(0, room)}…${tail}`;
+  }
+  return `${label.slice(0, Math.max(0, fit - 1))}…`;
 }

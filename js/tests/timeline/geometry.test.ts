@@ -18,6 +18,7 @@ import {
   xToTime,
   zoomAt,
 } from "../../src/timeline/geometry";
+import { fitLaneLabel } from "../../src/timeline/draw";
 import { layoutTimeline } from "../../src/timeline/layout";
 import { notice, output, runInfo, step, tool } from "./builders";
 
@@ -88,5 +89,14 @@ describe("timeline geometry", () => {
     expect(tickStep(2)).toBe(200);
     expect(tickStep(3)).toBe(500);
     expect(tickStep(0.01)).toBe(1);
+  });
+});
+
+describe("lane labels", () => {
+  it("shortens the scope name of a nested lane, keeping the lane's kind", () => {
+    expect(fitLaneLabel("Tools", 20)).toBe("Tools");
+    expect(fitLaneLabel("workflow-greetingWorkflow · Workflow", 20)).toBe("workflow… · Workflow");
+    expect(fitLaneLabel("workflow-greetingWorkflow · Run", 20)).toHaveLength(20);
+    expect(fitLaneLabel("a-very-long-top-level-label", 10)).toBe("a-very-lo…");
   });
 });
