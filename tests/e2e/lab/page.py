@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote
 
 from playwright.sync_api import ConsoleMessage, Error, Locator, Page
@@ -262,10 +262,15 @@ class LabPage:
         """Whether the last ``run_*`` command (started without waiting) has completed."""
         return bool(self.page.evaluate("() => !!(window.__labRun && window.__labRun.done)"))
 
-    def wait_for(self, selector: str, timeout_s: float = 30.0) -> Locator:
-        """Wait until ``selector`` is visible inside the notebook and return its locator."""
+    def wait_for(
+        self,
+        selector: str,
+        timeout_s: float = 30.0,
+        state: Literal["attached", "visible"] = "visible",
+    ) -> Locator:
+        """Wait until ``selector`` is visible (or just in the DOM) inside the notebook."""
         locator = self.page.locator(".jp-NotebookPanel").locator(selector).first
-        locator.wait_for(state="visible", timeout=timeout_s * 1000)
+        locator.wait_for(state=state, timeout=timeout_s * 1000)
         return locator
 
     def save(self) -> None:

@@ -148,12 +148,16 @@ def stop_process_group(process: subprocess.Popen[bytes], grace_s: float = 10.0) 
 
 @contextmanager
 def run_lab(
-    workdir: Path, log_path: Path, extra_pythonpath: Sequence[Path] = ()
+    workdir: Path,
+    log_path: Path,
+    extra_pythonpath: Sequence[Path] = (),
+    server_args: Sequence[str] = (),
 ) -> Iterator[LabServer]:
     """Start JupyterLab in ``workdir`` (created empty), yield it, and stop it by process group.
 
     ``extra_pythonpath`` is prepended to the kernel's ``PYTHONPATH`` (for example the repo's
     ``src`` when the package is not installed, or a folder of benchmark helpers).
+    ``server_args`` are extra command-line options; leave them empty to keep the defaults.
     """
     root_dir, config_dir = workdir / "root", workdir / "config"
     data_dir, ipython_dir, runtime_dir = workdir / "data", workdir / "ipython", workdir / "runtime"
@@ -179,7 +183,7 @@ def run_lab(
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab"],
+            [sys.executable, "-m", "jupyterlab", *server_args],
             cwd=root_dir,
             env=env,
             stdin=subprocess.DEVNULL,

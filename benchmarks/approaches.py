@@ -1,0 +1,256 @@
+"""Ways a notebook user streams text today, plus chunkscope, each fed the same deltas.
+
+Runs inside the kernel. Each approach has a ``setup`` (run in a cell of its own, not timed:
+imports, and widgets displayed so their views exist before the first message) and a
+``stream`` (the timed cell). The names are the benchmark's row labels.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import anywidget
+import IPython.display
+import ipywidgets
+import stream_text
+import traitlets
+
+# IPython ships no type hints; these aliases give the two calls used here a type.
+display: Callable[..., Any] = IPython.display.display
+Markdown: Callable[[str], Any] = IPython.display.Markdown
+
+# One text node that grows: appending costs O(delta), so the view is not the bottleneck.
+_APPEND_ESM = """
+function render({ model, el }) {
+  el.classList.add("bench-view");
+  const node = document.createTextNode("");
+  const pre = document.createElement("pre");
+  pre.appendChild(node);
+  el.appendChild(pre);
+  model.on("msg:custom", (msg) => node.appendData(msg.text));
+}
+export default { render };
+"""
+
+_TRAIT_ESM = """
+function render({ model, el }) {
+  el.classList.add("bench-view");
+  const pre = document.createElement("pre");
+  const draw = () => { pre.textContent = model.get("text"); };
+  model.on("change:text", draw);
+  draw();
+  el.appendChild(pre);
+}
+export default { render };
+"""
+
+
+class TextTrait(anywidget.AnyWidget):
+    """Shows its ``text`` trait; the naive way to stream into an anywidget."""
+
+    _esm = _TRAIT_ESM
+    #: The whole text so far, resent on every change.
+    text = traitlets.Unicode("").tag(sync=True)
+
+
+class Appender(anywidget.AnyWidget):
+    """Appends the ``text`` of every custom message it receives."""
+
+    _esm = _APPEND_ESM
+
+
+class Approach:
+    """A way of showing a stream; subclasses override ``setup`` and ``stream``."""
+
+    def setup(self) -> None:
+        """Untimed preparation (imports, displaying a widget)."""
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        """Show every delta as it comes."""
+        raise NotImplementedError
+
+
+class Print(Approach):
+    def stream(self, deltas: Iterable[str]) -> None:
+        for delta in deltas:
+            print(delta, end="", flush=True)
+
+
+class DisplayMarkdown(Approach):
+    def stream(self, deltas: Iterable[str]) -> None:
+        handle = display(Markdown(""), display_id=True)
+        text = ""
+        for delta in deltas:
+            text += delta
+            handle.update(Markdown(text))
+
+
+class HtmlWidget(Approach):
+    def setup(self) -> None:
+        self.widget = ipywidgets.HTML()
+        display(self.widget)
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        text = ""
+        for delta in deltas:
+            text += delta
+            self.widget.value = text
+
+
+class OutputWidget(Approach):
+    def setup(self) -> None:
+        self.widget = ipywidgets.Output()
+        display(self.widget)
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        for delta in deltas:
+            self.widget.append_stdout(delta)
+
+
+class AnywidgetTrait(Approach):
+    def setup(self) -> None:
+        self.widget = TextTrait()
+        display(self.widget)
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        text = ""
+        for delta in deltas:
+            text += delta
+            self.widget.text = text
+
+
+class AnywidgetMessage(Approach):
+    def setup(self) -> None:
+        self.widget = Appender()
+        display(self.widget)
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        for delta in deltas:
+            self.widget.send({"text": delta})
+
+
+class AnywidgetBatched(AnywidgetMessage):
+    """Custom messages, at most one per ``interval`` seconds, plus a final flush."""
+
+    interval = 0.033
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        buffer: list[str] = []
+        last = time.perf_counter()
+        for delta in deltas:
+            buffer.append(delta)
+            now = time.perf_counter()
+            if now - last >= self.interval:
+                self.widget.send({"text": "".join(buffer)})
+                buffer.clear()
+                last = now
+        if buffer:
+            self.widget.send({"text": "".join(buffer)})
+
+
+def mastra_text_chunks(
+    deltas: Iterable[str], run_id: str = "bench-run"
+) -> Iterator[dict[str, Any]]:
+    """A one-step Mastra agent run whose text arrives as the given deltas."""
+
+    def chunk(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"type": type_, "runId": run_id, "from": "AGENT", "payload": payload}
+
+    yield chunk("start", {"id": "bench-agent", "messageId": "m0"})
+    yield chunk("step-start", {"request": {}, "warnings": [], "messageId": "m0"})
+    yield chunk("text-start", {"id": "txt-0"})
+    for delta in deltas:
+        yield chunk("text-delta", {"id": "txt-0", "text": delta})
+    yield chunk("text-end", {"id": "txt-0"})
+    usage = {"inputTokens": 10, "outputTokens": 10, "totalTokens": 20}
+    result = {"reason": "stop", "isContinued": False}
+    yield chunk("step-finish", {"stepResult": result, "output": {"usage": usage}})
+    yield chunk("finish", {"stepResult": result, "output": {"usage": usage}})
+
+
+def mastra_agent_chunks(
+    deltas: Iterable[str], run_id: str = "bench-agent-run"
+) -> Iterator[dict[str, Any]]:
+    """A two-step agent run: streamed reasoning, a tool call with streamed arguments and its
+    result, then the given deltas as the answer's text."""
+
+    def chunk(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"type": type_, "runId": run_id, "from": "AGENT", "payload": payload}
+
+    usage = {"inputTokens": 10, "outputTokens": 10, "totalTokens": 20}
+    yield chunk("start", {"id": "bench-agent", "messageId": "m0"})
+    yield chunk("step-start", {"request": {}, "warnings": [], "messageId": "m0"})
+    yield chunk("reasoning-start", {"id": "rsn-0"})
+    for word in stream_text.make_deltas(60, seed=1):
+        yield chunk("reasoning-delta", {"id": "rsn-0", "text": word})
+    yield chunk("reasoning-end", {"id": "rsn-0"})
+    call = {"toolCallId": "call-1", "toolName": "search-notes"}
+    yield chunk("tool-call-input-streaming-start", call)
+    args_text = '{"query": "streaming widgets", "limit": 5, "fields": ["title", "body"]}'
+    for start in range(0, len(args_text), 4):
+        yield chunk("tool-call-delta", {**call, "argsTextDelta": args_text[start : start + 4]})
+    yield chunk("tool-call-input-streaming-end", {"toolCallId": "call-1"})
+    args = {"query": "streaming widgets", "limit": 5, "fields": ["title", "body"]}
+    yield chunk("tool-call", {**call, "args": args})
+    hits = [{"title": f"note {i}", "body": "streaming " * 5} for i in range(5)]
+    yield chunk("tool-result", {**call, "args": args, "result": {"hits": hits}})
+    tool_step = {"reason": "tool-calls", "isContinued": True}
+    yield chunk("step-finish", {"stepResult": tool_step, "output": {"usage": usage}})
+    text_run = mastra_text_chunks(deltas, run_id)
+    next(text_run)  # the answer continues the same run: no second "start"
+    yield from text_run
+
+
+class ChunkscopeText(Approach):
+    """``chunkscope.show`` on Mastra text chunks."""
+
+    def chunks(self, deltas: Iterable[str]) -> Iterator[dict[str, Any]]:
+        return mastra_text_chunks(deltas)
+
+    def setup(self) -> None:
+        import chunkscope
+
+        self.show: Callable[[Any], Any] = chunkscope.show
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        self.view = self.show(self.chunks(deltas))
+
+
+class ChunkscopeAgent(ChunkscopeText):
+    """``chunkscope.show`` on a full agent run (reasoning, a tool call, two steps)."""
+
+    def chunks(self, deltas: Iterable[str]) -> Iterator[dict[str, Any]]:
+        return mastra_agent_chunks(deltas)
+
+
+#: Every approach by its row label, in the order the report lists them.
+APPROACHES: dict[str, type[Approach]] = {
+    "print": Print,
+    "display-markdown": DisplayMarkdown,
+    "ipywidgets-html": HtmlWidget,
+    "ipywidgets-output": OutputWidget,
+    "anywidget-trait": AnywidgetTrait,
+    "anywidget-message": AnywidgetMessage,
+    "anywidget-batched-33ms": AnywidgetBatched,
+    "chunkscope-text": ChunkscopeText,
+    "chunkscope-agent": ChunkscopeAgent,
+}
+
+#: Approaches that need chunkscope importable (with ``show``) in the kernel.
+NEEDS_CHUNKSCOPE = frozenset({"chunkscope-text", "chunkscope-agent"})
+
+
+def setup(name: str) -> Approach:
+    """Create and prepare the approach called ``name`` (the untimed cell)."""
+    if name not in APPROACHES:
+        raise KeyError(f"unknown approach {name!r}; known: {', '.join(APPROACHES)}")
+    approach = APPROACHES[name]()
+    approach.setup()
+    return approach
+
+
+def run(approach: Approach, n: int, rate: float | None) -> None:
+    """Stream ``n`` deltas (paced at ``rate``/s when given) through ``approach`` (timed cell)."""
+    approach.stream(stream_text.stream(n, rate))
