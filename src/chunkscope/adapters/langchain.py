@@ -451,4 +451,3 @@ def from_langchain(
 def convert_langchain(events: Iterable[Any]) -> list[Chunk]:
     """Convert a whole list of ``astream_events`` events."""
     return LangChainAdapter().convert(events)
-

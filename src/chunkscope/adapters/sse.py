@@ -22,8 +22,12 @@ UTF-8 (which must be replaced, not fatal). The rules implemented
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
+
+
+_LINE_END = re.compile("\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -87,28 +91,16 @@ class SSEParser:
             if text.startswith("\ufeff"):
                 text = text[1:]
         events: list[SSEEvent] = []
-        start = 0
-        length = len(text)
-        if self._after_cr and length and text[0] == "\n":
-            start = 1
-        if length:
-            self._after_cr = False
-        i = start
-        while i < length:
-            ch = text[i]
-            if ch == "\r" or ch == "\n":
-                self._line += text[start:i]
-                self._process_line(self._line, events)
-                self._line = ""
-                if ch == "\r":
-                    if i + 1 < length:
-                        if text[i + 1] == "\n":
-                            i += 1
-                    else:
-                        self._after_cr = True
-                start = i + 1
-            i += 1
-        self._line += text[start:]
+        if not text:
+            return events
+        position = 1 if self._after_cr and text[0] == "\n" else 0
+        # A CR ending this piece already ended its line; an LF opening the next is skipped.
+        self._after_cr = text[-1] == "\r"
+        for match in _LINE_END.finditer(text, position):
+            self._process_line(self._line + text[position : match.start()], events)
+            self._line = ""
+            position = match.end()
+        self._line += text[position:]
         return events
 
     def _process_line(self, line: str, events: list[SSEEvent]) -> None:
