@@ -26,7 +26,6 @@ import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 
-
 _LINE_END = re.compile("\r\n|\r|\n")
 
 
