@@ -2,11 +2,13 @@
  * Short human formats for stream offsets, shared by the timeline and the chunk inspector.
  */
 
-/** An offset in ms as "840 ms", "1.25 s", "12.4 s" or "2:05.3". */
+/** An offset in ms as "2.4 ms", "840 ms", "1.25 s", "12.4 s" or "2:05.3". */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return "–";
   const sign = ms < 0 ? "-" : "";
   const abs = Math.abs(ms);
+  // Replayed and in-process runs can span a few ms: keep a decimal where it matters.
+  if (abs < 10 && !Number.isInteger(abs)) return `${sign}${abs.toFixed(1)} ms`;
   if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
   if (abs < 10_000) return `${sign}${(abs / 1000).toFixed(2)} s`;
   if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(1)} s`;

@@ -69,7 +69,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   scrub.type = "range";
   scrub.className = "cs-scrub-range";
   scrub.min = "0";
-  scrub.step = "1";
+  scrub.step = "any";
   scrub.title = "Scrub: show the run as it stood at this time";
   scrub.setAttribute("aria-label", "Scrub time");
   const readout = el(doc, "span", "cs-scrub-time");
@@ -190,7 +190,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   }
 
   const syncScrubber = (): void => {
-    const end = Math.max(1, Math.ceil(layout.end));
+    const end = layout.end > 0 ? layout.end : 1;
     scrub.max = String(end);
     const t = ctx.scrubTime.get();
     scrub.value = String(t === null ? end : Math.min(t, end));
@@ -210,7 +210,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   };
 
   const setScrub = (t: number): void => {
-    ctx.scrubTime.set(Math.round(Math.min(Math.max(0, t), layout.end)));
+    ctx.scrubTime.set(Math.min(Math.max(0, t), layout.end));
   };
 
   // Controls.
