@@ -242,14 +242,22 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
     return hitItem(rows, geometry, viewport, x, y - RULER_HEIGHT + scrollY) ?? hitMarker(layout.markers, viewport, x, 2);
   };
 
+  /** What the tooltip shows, and its measured width, so moving within one item reads no layout. */
+  let tipTarget: TimelineItem | Marker | null = null;
+  let tipWidth = 0;
   const showTooltip = (target: TimelineItem | Marker | null, x: number, y: number): void => {
     if (target === null) {
       tooltip.hidden = true;
+      tipTarget = null;
       return;
     }
-    tooltip.textContent = target.tooltip;
-    tooltip.hidden = false;
-    const room = stage.clientWidth - tooltip.offsetWidth - 4;
+    if (target !== tipTarget || tooltip.hidden) {
+      tipTarget = target;
+      tooltip.textContent = target.tooltip;
+      tooltip.hidden = false;
+      tipWidth = tooltip.offsetWidth;
+    }
+    const room = stage.clientWidth - tipWidth - 4;
     tooltip.style.left = `${Math.max(0, Math.min(x + 12, room))}px`;
     tooltip.style.top = `${y + 14}px`;
   };
