@@ -22,6 +22,8 @@ WIDGET = ".chunkscope"
 STOP_BUTTON = ".chunkscope .cs-stop"
 #: A tool-call card in the transcript.
 TOOL_CARD = ".chunkscope .cs-part-tool"
+#: The transcript's "jump to latest" button, shown once the user scrolled up.
+JUMP_BUTTON = ".chunkscope .cs-jump"
 #: The live activity strip's items (transient chunks).
 ACTIVITY_ITEM = ".chunkscope .cs-activity .cs-activity-item"
 
@@ -67,6 +69,24 @@ _STATUS_IS_JS = """
 (status) => {
   const badge = document.querySelector('.chunkscope .cs-status > .cs-badge');
   return !!badge && badge.textContent === status;
+}
+"""
+
+_SCROLL_JS = """
+() => {
+  const s = document.querySelector('.chunkscope .cs-transcript');
+  const jump = document.querySelector('.chunkscope .cs-jump');
+  if (!s) return null;
+  return { top: s.scrollTop, height: s.scrollHeight, client: s.clientHeight,
+           jump: !!jump && !jump.hidden };
+}
+"""
+
+_SCROLL_TO_JS = """
+(top) => {
+  const s = document.querySelector('.chunkscope .cs-transcript');
+  s.scrollTop = top;
+  s.dispatchEvent(new Event('scroll'));
 }
 """
 
@@ -136,6 +156,25 @@ class ViewReading:
     activity_visible: bool
     #: The activity strip's text.
     activity: str
+
+
+@dataclass(frozen=True)
+class Scroll:
+    """Where the transcript's scroll area stands."""
+
+    #: ``scrollTop`` in pixels.
+    top: float
+    #: ``scrollHeight``: the whole content's height.
+    height: float
+    #: ``clientHeight``: the visible height.
+    client: float
+    #: Whether the "jump to latest" button is shown.
+    jump_shown: bool
+
+    @property
+    def from_bottom(self) -> float:
+        """Pixels between the visible bottom and the content's end."""
+        return self.height - self.top - self.client
 
 
 @dataclass(frozen=True)
@@ -251,6 +290,19 @@ def cell_json(lab: LabPage, index: int) -> Any:
     if not lines:
         raise LabPageError(f"cell {index} printed nothing; outputs: {lab.outputs()[index]!r}")
     return json.loads(lines[-1])
+
+
+def scroll(lab: LabPage) -> Scroll:
+    """The transcript's scroll position."""
+    raw: dict[str, Any] | None = lab.page.evaluate(_SCROLL_JS)
+    if raw is None:
+        raise LabPageError("no StreamView transcript on the page")
+    return Scroll(raw["top"], raw["height"], raw["client"], raw["jump"])
+
+
+def scroll_transcript_to(lab: LabPage, top: float) -> None:
+    """Scroll the transcript as a user would (the view hears the scroll event)."""
+    lab.page.evaluate(_SCROLL_TO_JS, top)
 
 
 def colours(lab: LabPage) -> Colours:

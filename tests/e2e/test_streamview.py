@@ -16,15 +16,20 @@ import pytest
 from lab import LabPage
 from streamview import (
     DARK_THEME,
+    JUMP_BUTTON,
     LIGHT_THEME,
     STOP_BUTTON,
+    Scroll,
     ViewReading,
     cell_json,
     change_theme,
     colours,
     luminance,
     read_view,
+    scroll,
+    scroll_transcript_to,
     wait_status,
+    wait_until,
     wait_view,
     widget_screenshot,
 )
@@ -146,6 +151,36 @@ def test_transcript_grows_with_reasoning_tool_card_status_and_live_activity(
     assert not lab.console_errors, lab.console_errors
 
 
+def test_transcript_sticks_to_the_bottom_unless_the_user_scrolls_up(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    start_demo(lab, "scroll", speed=0.3)
+
+    def overflowing() -> Scroll | None:
+        now = scroll(lab)
+        return now if now.height > now.client + 40 else None
+
+    following = wait_until(overflowing, "the transcript outgrowing its box")
+    now = read_view(lab)
+    assert now is not None and now.status == "running", now
+    assert following.from_bottom <= 24, f"not following the stream: {following}"
+
+    scroll_transcript_to(lab, 0)
+
+    def grown() -> Scroll | None:
+        now = scroll(lab)
+        return now if now.height > following.height + 40 else None
+
+    held = wait_until(grown, "the transcript growing while scrolled up")
+    lab.screenshot("streamview-scrolled-up")
+    assert held.top <= 1, f"the view moved away from where the user scrolled: {held}"
+    assert held.jump_shown, "no way back to the latest content"
+
+    lab.page.locator(JUMP_BUTTON).first.click()
+    wait_status(lab, "finished")
+    back = scroll(lab)
+    assert back.from_bottom <= 24 and not back.jump_shown, back
+
+
 def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> None:
     lab.set_save_widget_state(True)
     start_demo(lab, "saved", speed=4.0)
@@ -184,6 +219,17 @@ def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> Non
     assert "".join(bundle["text/plain"]) == "StreamView(title='demo')"
     view_model = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
     assert view_model in states
+
+    # Reopened after its kernel is gone, the notebook draws the run from the saved state.
+    lab.server.shutdown_kernels()
+    lab.open(path)
+    reopened = wait_status(lab, "finished")
+    lab.screenshot("streamview-reopened")
+    assert letters(reopened.text) == rendered_letters(demo_text())
+    assert [(t.name, t.badge) for t in reopened.tools] == [("get-weather", "done")]
+    assert "total 289" in reopened.status_bar
+    assert not reopened.activity_visible, "transient items came back from the saved file"
+    assert not reopened.stop_enabled, "Stop can be pressed on a run that ended"
 
 
 def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPage) -> None:
