@@ -78,6 +78,8 @@ export function renderMarkdown(source: string): DocumentFragment {
 /**
  * Where the complete blocks of `tail` end: the length of its prefix made of every block
  * before the last real one. A block is known complete once another block follows it.
+ * Blocks are rendered on their own, so a reference-style link resolves only against
+ * definitions in its own block (model output rarely splits the two).
  */
 export function completePrefixLength(tail: string): number {
   const tokens = marked.lexer(tail);
