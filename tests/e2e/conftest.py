@@ -54,6 +54,26 @@ def lab(lab_server: LabServer, browser: Browser) -> Iterator[LabPage]:
         lab_server.shutdown_kernels()
 
 
+@pytest.fixture
+def rate_limited_lab(browser: Browser) -> Iterator[LabPage]:
+    """A page on a JupyterLab of its own whose IOPub limit (50 msgs/s) is easy to exceed."""
+    limit = ["--ZMQChannelsWebsocketConnection.iopub_msg_rate_limit=50"]
+    with (
+        tempfile.TemporaryDirectory(prefix="chunkscope-lab-limited-") as workdir,
+        run_lab(
+            Path(workdir),
+            ARTIFACTS / "jupyterlab-rate-limited.log",
+            extra_pythonpath=kernel_pythonpath(),
+            server_args=limit,
+        ) as server,
+    ):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            yield LabPage(server, context.new_page(), ARTIFACTS)
+        finally:
+            context.close()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
