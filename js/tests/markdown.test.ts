@@ -1,6 +1,12 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { completePrefixLength, isAllowedImageUrl, MarkdownView, renderMarkdown } from "../src/markdown";
+import {
+  completePrefixLength,
+  isAllowedImageUrl,
+  LIVE_MARKDOWN_LIMIT,
+  MarkdownView,
+  renderMarkdown,
+} from "../src/markdown";
 
 function html(source: string): HTMLElement {
   const div = document.createElement("div");
@@ -67,6 +73,17 @@ describe("incremental rendering", () => {
     expect(view.el.querySelector("h1")).toBe(heading);
     expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
     expect(view.el.textContent).toContain("First paragraph.");
+  });
+
+  it("shows a huge unfinished block as plain text, and as markdown once it ends", () => {
+    const view = new MarkdownView();
+    const code = `\`\`\`\n${"line <b>\n".repeat(LIVE_MARKDOWN_LIMIT / 5)}`;
+    view.update(code, false);
+    expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(code);
+    expect(view.el.querySelector("pre")).toBeNull();
+    view.update(`${code}\`\`\`\n`, true);
+    expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+    expect(view.el.querySelector("pre code")?.textContent?.startsWith("line <b>")).toBe(true);
   });
 
   it("starts over when the text is not a continuation (a past state)", () => {
