@@ -20,6 +20,10 @@ from .record import Recorder, Replay
 from .state import RunState
 
 
+PERSIST_GROWTH = 4
+"""The persisted snapshot is refreshed mid-run each time the content grew by this factor."""
+
+
 class Sink(Protocol):
     """Where a channel's output goes (the widget, or nothing)."""
 
@@ -148,9 +152,13 @@ class Channel:
             self.sink.send_batch(self.seq, batch)
             self.batches_sent += 1
             self._last_sent = time.monotonic()
-        # The saved notebook keeps a snapshot refreshed whenever the content doubled, so
-        # the bytes spent on it stay within twice the final content.
-        if self._size >= 2 * max(self._persisted_size, 4096) and not self.state.ended:
+        # The saved notebook keeps a snapshot refreshed whenever the content grew fourfold:
+        # the refreshes add up to at most 4/3 of the final content, so live messages plus
+        # persisted snapshots stay near 3x the content however long the run.
+        if (
+            self._size >= PERSIST_GROWTH * max(self._persisted_size, 16_384)
+            and not self.state.ended
+        ):
             self.sink.persist(self.state.snapshot(self.seq))
             self._persisted_size = self._size
 

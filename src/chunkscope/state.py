@@ -55,6 +55,10 @@ ROW_MERGE_MS = 33.0
 ROW_JSON_LIMIT = 64 * 1024
 """Inspector rows keep at most about this many characters of a chunk's JSON."""
 
+MERGED_ROW_TEXT = 2000
+"""A row that stands for many deltas keeps this much of their text; the part has all of it,
+so the saved notebook holds the text once, not twice."""
+
 RUN_STATUSES = (
     "waiting",
     "running",
@@ -208,6 +212,7 @@ class RunState:
         self._row: dict[str, Any] | None = None
         self._row_part: str | None = None
         self._row_text: list[str] = []
+        self._row_chars = 0
         self._last_touched: Part | None = None
         self._handlers: dict[str, Callable[[_Run, Any, float, int], None]] = {
             "start": self._on_start,
@@ -537,7 +542,12 @@ class RunState:
             and t - row["t"] < ROW_MERGE_MS
         ):
             row["n"] += 1
-            self._row_text.append(_delta_text(chunk))
+            if self._row_chars < MERGED_ROW_TEXT:
+                piece = _delta_text(chunk)
+                self._row_text.append(piece)
+                self._row_chars += len(piece)
+            else:
+                row["truncated"] = True
             return
         self._close_row()
         if type(chunk) is InvalidChunk:
@@ -563,6 +573,7 @@ class RunState:
             self._row = row
             self._row_part = part_id
             self._row_text = [_delta_text(chunk)]
+            self._row_chars = len(self._row_text[0])
 
     def _close_row(self) -> None:
         """Write the merged delta text into the open inspector row."""
@@ -572,6 +583,9 @@ class RunState:
         self._row = None
         if row["n"] > 1:
             text = "".join(self._row_text)
+            if len(text) > MERGED_ROW_TEXT:
+                text = text[:MERGED_ROW_TEXT]
+                row["truncated"] = True
             payload = dict(row["json"].get("payload") or {})
             payload["argsTextDelta" if row["type"] == "tool-call-delta" else "text"] = text
             json, truncated = _limit_json({**row["json"], "payload": payload})
