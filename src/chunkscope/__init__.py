@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import demo
+from . import adapters, demo
 from ._version import __version__
+from .adapters import adapt, detect, mastra, sse
 from .chunks import BaseChunk, Chunk, InvalidChunk, UnknownChunk, parse_chunk
 from .parts import Usage
 from .problems import Problem
@@ -30,12 +31,17 @@ __all__ = [
     "Usage",
     "__version__",
     "accumulate",
+    "adapt",
+    "adapters",
     "arecord",
     "demo",
+    "detect",
+    "mastra",
     "parse_chunk",
     "record",
     "replay",
     "show",
+    "sse",
 ]
 
 

@@ -19,7 +19,6 @@ from .batching import Op, coalesce, weight
 from .record import Recorder, Replay
 from .state import RunState
 
-
 PERSIST_GROWTH = 4
 """The persisted snapshot is refreshed mid-run each time the content grew by this factor."""
 
