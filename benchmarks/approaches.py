@@ -251,6 +251,6 @@ def setup(name: str) -> Approach:
     return approach
 
 
-def run(approach: Approach, n: int, rate: float | None) -> None:
-    """Stream ``n`` deltas (paced at ``rate``/s when given) through ``approach`` (timed cell)."""
-    approach.stream(stream_text.stream(n, rate))
+def run(approach: Approach, deltas: list[str], rate: float | None) -> None:
+    """Stream ``deltas`` (paced at ``rate``/s when given) through ``approach`` (timed cell)."""
+    approach.stream(stream_text.stream(deltas, rate))

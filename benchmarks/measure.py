@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 import time
 import uuid
+from contextlib import suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from lab import IOPUB_WARNINGS, LabPage, LabPageError, LabServer
+from lab import IOPUB_WARNINGS, LabPage, LabPageError, LabServer, LabServerError
 from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from probe import PROBE_JS, SocketCounter, heap_used_mb, percentile
 from stream_text import END_MARKER, STAMP_PATTERN, alnum_count, expected_alnum
@@ -51,7 +53,8 @@ class RunResult:
     #: Scenario label.
     scenario: str
     #: "finished" (end marker shown), "lost" (the run ended, the marker never showed),
-    #: "timeout" (not shown within the cap), or "error" (see ``error``).
+    #: "timeout" (not shown within the cap), "skipped" (a smaller burst already timed out),
+    #: or "error" (see ``error``).
     outcome: str
     #: Seconds from running the cell until the end marker was on screen.
     visible_s: float | None = None
@@ -83,8 +86,13 @@ class RunResult:
 
 
 def _cells(approach: str, scenario: Scenario) -> list[str]:
-    setup = f"import approaches\nbench = approaches.setup({approach!r})"
-    timed = f"approaches.run(bench, {scenario.n}, {scenario.rate!r})"
+    # The deltas are made in the untimed cell so the timed one only streams them.
+    setup = (
+        "import approaches, stream_text\n"
+        f"bench = approaches.setup({approach!r})\n"
+        f"deltas = stream_text.make_deltas({scenario.n})"
+    )
+    timed = f"approaches.run(bench, deltas, {scenario.rate!r})"
     return [setup, timed]
 
 
@@ -200,12 +208,15 @@ def measure_run(
         if result.outcome == "lost":
             result.error = "end marker never shown"
         return result
-    except (LabPageError, PlaywrightTimeout) as error:
+    except (LabPageError, LabServerError, PlaywrightError) as error:
         result.outcome = "error"
         result.error = str(error)[:2000]
         return result
     finally:
         result.wall_s = time.monotonic() - wall
-        context.close()
-        server.shutdown_kernels()
-        server.api("DELETE", f"/api/contents/{path}")
+        # Cleanup must not end the whole benchmark: a crashed page or a vanished file is fine.
+        with suppress(PlaywrightError):
+            context.close()
+        with suppress(LabServerError):
+            server.shutdown_kernels()
+            server.api("DELETE", f"/api/contents/{path}")

@@ -32,7 +32,7 @@ def _median(values: Sequence[float | int | None]) -> float | None:
 
 
 def summarize(runs: list[RunResult]) -> list[dict[str, Any]]:
-    """One row per (approach, scenario), in the order first run: medians over its runs."""
+    """One row per (approach, scenario), in the order they first ran: medians over its runs."""
     groups: dict[tuple[str, str], list[RunResult]] = {}
     for run in runs:
         groups.setdefault((run.approach, run.scenario), []).append(run)
@@ -62,6 +62,8 @@ def _fmt(value: float | None, digits: int = 2, scale: float = 1.0) -> str:
 
 def _visible(row: dict[str, Any], cap_s: float) -> str:
     outcomes: list[str] = row["outcomes"]
+    if outcomes and all(o == "skipped" for o in outcomes):
+        return row["errors"][0] if row["errors"] else "not run"
     if row["finished"] == 0:
         if "timeout" in outcomes:
             return f"did not finish in {cap_s:.0f} s"
@@ -161,6 +163,12 @@ def write_readme(readme: Path, block: str) -> None:
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     readme.write_text(text, encoding="utf-8")
+
+
+def read_json(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The settings and summary rows of a ``results.json``, to render the README again."""
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    return payload["meta"], payload["summary"]
 
 
 def write_json(

@@ -29,7 +29,7 @@ from lab.paths import ARTIFACTS, kernel_pythonpath  # noqa: E402
 from measure import RunResult, Scenario, measure_run  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from python_side import measure_python_side  # noqa: E402
-from report import render, summarize, write_json, write_readme  # noqa: E402
+from report import read_json, render, summarize, write_json, write_readme  # noqa: E402
 
 FULL = [
     Scenario("1k", 1_000, None),
@@ -51,6 +51,11 @@ def _parse_args() -> argparse.Namespace:
     parser.add_argument("--scenarios", help="comma-separated subset of: 1k, 10k, 100k, paced")
     parser.add_argument(
         "--out", type=Path, default=BENCH, help="folder for README.md and results.json"
+    )
+    parser.add_argument(
+        "--render-only",
+        action="store_true",
+        help="only rewrite README.md's results from the results.json in --out",
     )
     return parser.parse_args()
 
@@ -97,12 +102,14 @@ def _machine() -> dict[str, str]:
     }
 
 
-def _gave_up(runs: list[RunResult], approach: str, scenario: Scenario) -> str | None:
-    """A burst skipped because a smaller burst of the same approach never finished in time."""
+def _timed_out_smaller(runs: list[RunResult], approach: str, scenario: Scenario) -> str | None:
+    """The smaller burst on which ``approach`` already hit the cap (so this one would too)."""
     if scenario.rate is not None:
         return None
+    sizes = {s.label: s.n for s in FULL + QUICK if s.rate is None}
     for run in runs:
-        if run.approach == approach and run.scenario != scenario.label and run.outcome == "timeout":
+        smaller = sizes.get(run.scenario, scenario.n) < scenario.n
+        if run.approach == approach and smaller and run.outcome == "timeout":
             return run.scenario
     return None
 
@@ -119,10 +126,10 @@ def _run_all(
     for scenario in scenarios:
         for repeat in range(repeats):
             for approach in approaches:
-                smaller = _gave_up(runs, approach, scenario)
+                smaller = _timed_out_smaller(runs, approach, scenario)
                 if smaller is not None:
                     if repeat == 0:
-                        skip = RunResult(approach, scenario.label, "timeout")
+                        skip = RunResult(approach, scenario.label, "skipped")
                         skip.error = f"not run: did not finish {smaller} in {cap_s:.0f} s"
                         runs.append(skip)
                     continue
@@ -141,11 +148,15 @@ def _run_all(
 
 def main() -> int:
     args = _parse_args()
+    if args.render_only:
+        saved_meta, saved_rows = read_json(args.out / "results.json")
+        write_readme(args.out / "README.md", render(saved_meta, saved_rows))
+        return 0
     scenarios = QUICK if args.quick else FULL
     if args.scenarios:
-        wanted = args.scenarios.split(",")
-        scenarios = [s for s in FULL + QUICK if s.label in wanted]
-        scenarios = list({s.label: s for s in scenarios}.values())
+        # A label picks this mode's scenario, or the other mode's when this one lacks it.
+        pool = {s.label: s for s in (FULL + QUICK if args.quick else QUICK + FULL)}
+        scenarios = [pool[label] for label in args.scenarios.split(",") if label in pool]
     repeats = args.repeats or (1 if args.quick else 3)
     cap_s = args.cap or (20.0 if args.quick else 30.0)
     approaches = args.approaches.split(",") if args.approaches else list(APPROACHES)

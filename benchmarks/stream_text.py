@@ -112,10 +112,9 @@ def stamp(epoch_ms: float) -> str:
     return f"⟦{epoch_ms:.1f}⟧"
 
 
-def stream(n: int, rate: float | None = None) -> Iterator[str]:
-    """Yield ``n`` deltas then the end marker; when ``rate`` is given, paced at ``rate``/s,
+def stream(deltas: list[str], rate: float | None = None) -> Iterator[str]:
+    """Yield the deltas then the end marker; when ``rate`` is given, paced at ``rate``/s,
     each delta stamped with the wall-clock time it is handed over."""
-    deltas = make_deltas(n)
     if rate is None:
         yield from deltas
     else:
@@ -134,7 +133,7 @@ def alnum_count(text: str) -> int:
 
 
 def expected_alnum(n: int, paced: bool) -> int:
-    """Letters and digits a complete rendering of ``stream(n, ...)`` shows."""
+    """Letters and digits a complete rendering of ``stream(make_deltas(n), ...)`` shows."""
     digits_per_stamp = 14  # 13-digit epoch milliseconds plus one decimal
     stamps = n * digits_per_stamp if paced else 0
     return alnum_count("".join(make_deltas(n))) + alnum_count(END_MARKER) + stamps
