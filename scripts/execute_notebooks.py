@@ -46,7 +46,7 @@ def normalize(notebook: Any, stem: str) -> None:
 
 def execute(path: Path) -> float:
     """Run ``path`` in a fresh kernel, store it normalized; return the seconds it took."""
-    notebook = nbformat.read(path, as_version=4)
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     client = NotebookClient(
         notebook,
         kernel_name=KERNEL,
@@ -60,7 +60,7 @@ def execute(path: Path) -> float:
     elapsed = time.monotonic() - started
     normalize(notebook, path.stem)
     nbformat.validate(notebook)
-    nbformat.write(notebook, path)
+    nbformat.write(notebook, path)  # type: ignore[no-untyped-call]
     return elapsed
 
 
