@@ -33,10 +33,10 @@ DARK_THEME = "JupyterLab Dark"
 
 T = TypeVar("T")
 
-# One picture of the first StreamView on the page (null when none is drawn yet).
+# One picture of the index-th StreamView on the page (null when it is not drawn yet).
 _READ_JS = """
-() => {
-  const root = document.querySelector('.chunkscope');
+(index) => {
+  const root = document.querySelectorAll('.chunkscope')[index];
   if (!root) return null;
   const text = (sel) => Array.from(root.querySelectorAll(sel)).map((n) => n.textContent);
   const status = root.querySelector('.cs-status');
@@ -66,8 +66,9 @@ _READ_JS = """
 """
 
 _STATUS_IS_JS = """
-(status) => {
-  const badge = document.querySelector('.chunkscope .cs-status > .cs-badge');
+([status, index]) => {
+  const root = document.querySelectorAll('.chunkscope')[index];
+  const badge = root && root.querySelector('.cs-status > .cs-badge');
   return !!badge && badge.textContent === status;
 }
 """
@@ -189,9 +190,9 @@ class Colours:
     theme: str
 
 
-def read_view(lab: LabPage) -> ViewReading | None:
-    """The first StreamView's current picture, or None when none is drawn."""
-    raw: dict[str, Any] | None = lab.page.evaluate(_READ_JS)
+def read_view(lab: LabPage, index: int = 0) -> ViewReading | None:
+    """The ``index``-th StreamView's current picture (page order), or None when not drawn."""
+    raw: dict[str, Any] | None = lab.page.evaluate(_READ_JS, index)
     if raw is None:
         return None
     return ViewReading(
@@ -213,41 +214,45 @@ def wait_view(
     condition: Callable[[ViewReading], bool],
     what: str,
     timeout_s: float = 30.0,
-    poll_s: float = 0.05,
+    index: int = 0,
 ) -> ViewReading:
     """Poll the widget until ``condition`` holds; fail saying ``what`` and the last picture."""
     deadline = time.monotonic() + timeout_s
     last: ViewReading | None = None
     while True:
-        last = read_view(lab)
+        last = read_view(lab, index)
         if last is not None and condition(last):
             return last
         if time.monotonic() > deadline:
             raise LabPageError(
                 f"StreamView: {what} not seen within {timeout_s:.0f} s; last picture: {last!r}"
             )
-        time.sleep(poll_s)
+        time.sleep(0.05)
 
 
-def wait_status(lab: LabPage, status: str, timeout_s: float = 30.0) -> ViewReading:
+def wait_status(lab: LabPage, status: str, timeout_s: float = 30.0, index: int = 0) -> ViewReading:
     """Wait until the status bar shows ``status``, and return the widget's picture then."""
     try:
         # Polled inside the page: cheap even when the transcript is huge.
-        lab.page.wait_for_function(_STATUS_IS_JS, arg=status, timeout=timeout_s * 1000, polling=50)
+        lab.page.wait_for_function(
+            _STATUS_IS_JS, arg=[status, index], timeout=timeout_s * 1000, polling=50
+        )
     except Error as error:
         raise LabPageError(
             f"StreamView: status {status!r} not seen within {timeout_s:.0f} s; "
-            f"the status bar says {status_bar_text(lab)!r}"
+            f"the status bar says {status_bar_text(lab, index)!r}"
         ) from error
-    reading = read_view(lab)
+    reading = read_view(lab, index)
     assert reading is not None
     return reading
 
 
-def status_bar_text(lab: LabPage) -> str:
-    """The status bar's text ('' when no StreamView is drawn)."""
+def status_bar_text(lab: LabPage, index: int = 0) -> str:
+    """The ``index``-th StreamView's status bar text ('' when it is not drawn)."""
     text: str = lab.page.evaluate(
-        "() => document.querySelector('.chunkscope .cs-status')?.textContent ?? ''"
+        "(i) => document.querySelectorAll('.chunkscope')[i]"
+        "?.querySelector('.cs-status')?.textContent ?? ''",
+        index,
     )
     return text
 

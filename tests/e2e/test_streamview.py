@@ -285,6 +285,54 @@ def test_stop_button_aborts_the_run(lab: LabPage) -> None:
     assert cell_json(lab, 1) == {"status": "aborted", "done": True}
 
 
+#: A source that fails after a dozen chunks, as a dropped connection would.
+BROKEN_SOURCE = """\
+import itertools
+import chunkscope as cs
+
+def broken_source():
+    yield from itertools.islice(cs.demo.stream(speed=0), 12)
+    raise ConnectionError("the agent server hung up")
+
+broken = cs.show(broken_source(), title='broken')
+"""
+
+
+def test_source_error_and_tripwire_show_as_rows(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    tripwire = "tripped = cs.show(cs.demo.stream(speed=0, variant='tripwire'), title='tripwire')"
+    path = lab.new_notebook([BROKEN_SOURCE, tripwire, "await broken.wait()"], "failures")
+    lab.open(path)
+    assert lab.run_cell(0) and lab.run_cell(1), "showing the runs failed"
+
+    broken = wait_status(lab, "error", index=0)
+    tripped = wait_status(lab, "tripwire", index=1)
+    lab.screenshot("streamview-error-and-tripwire")
+    assert "the agent server hung up" in broken.status_bar
+    assert any("ConnectionError" in n and "the agent server hung up" in n for n in broken.notices)
+    assert any(
+        n.startswith("Tripwire") and "Output blocked: the answer contained a credential" in n
+        for n in tripped.notices
+    ), tripped.notices
+    assert not broken.stop_enabled and not tripped.stop_enabled
+
+    # Awaiting the broken run raises what the source raised: the failure is not swallowed.
+    assert not lab.run_cell(2), "awaiting a failed run did not raise"
+    errors = [o for o in lab.outputs()[2] or [] if o.get("output_type") == "error"]
+    assert [(e["ename"], e["evalue"]) for e in errors] == [
+        ("ConnectionError", "the agent server hung up")
+    ]
+
+
+def test_a_source_error_is_reported_once_not_twice(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    lab.open(lab.new_notebook([BROKEN_SOURCE], "error-once"))
+    assert lab.run_cell(0), "showing the run failed"
+    broken = wait_status(lab, "error")
+    rows = [n for n in broken.notices if "the agent server hung up" in n]
+    assert len(rows) == 1, f"one exception from the source drawn as {len(rows)} error rows: {rows}"
+
+
 def test_widget_follows_the_jupyterlab_theme(lab: LabPage) -> None:
     lab.set_save_widget_state(False)
     start_demo(lab, "theme", speed=0)
