@@ -288,3 +288,15 @@ def test_word_diff_counts_words_not_whitespace() -> None:
     dropped = diff_words("one two three", "one three")
     assert dropped.describe() == '1 word removed: -"two"'
     assert diff_words("", "new text").describe() == '2 words added: +"new text"'
+
+
+def test_long_texts_are_split_at_anchors_and_still_diffed_exactly() -> None:
+    lines = [f"paragraph {i} says the same thing again" for i in range(3000)]
+    a = "\n".join(lines)
+    b = a.replace("paragraph 10 says", "paragraph 10 now says")
+    b = b.replace("paragraph 2900 says the", "paragraph 2900 says a")
+    diff = diff_words(a, b)
+    assert (diff.words_changed, diff.words_added, diff.words_removed) == (1, 1, 0)
+    assert "".join(s.text for s in diff.segments if s.op != "insert") == a
+    assert "".join(s.text for s in diff.segments if s.op != "delete") == b
+    assert [s.text for s in diff.segments if s.op != "equal"] == ["now ", "the ", "a "]

@@ -14,9 +14,11 @@ nbval; its ``text/html`` is a static side-by-side view (``compare_html``).
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +37,10 @@ PATHS_PER_VALUE = 50
 
 VALUE_WIDTH = 60
 """Characters of a value shown in a summary line before it is cut."""
+
+DIFF_BUDGET = 1_000_000
+"""Largest (items in A × items in B) handed to difflib at once, which is quadratic: about
+0.2 s in the worst case; longer changes are split at anchors first (see ``_opcodes``)."""
 
 _MAX_DEPTH = 64
 _WORDS = re.compile(r"^\s+|\S+\s*")
@@ -693,8 +699,7 @@ def diff_words(a: str, b: str) -> TextDiff:
         else:
             segments.append(TextSegment(op, text))
 
-    matcher = difflib.SequenceMatcher(None, keys_a, keys_b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(keys_a, keys_b):
         if tag == "equal":
             push("equal", words_b[j1:j2])
             continue
@@ -714,12 +719,90 @@ def diff_lines(a: list[str], b: list[str]) -> tuple[str, ...]:
     if a == b:
         return ()
     out: list[str] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(a, b):
         if tag != "equal":
             out += [f"- {line}" for line in a[i1:i2]]
             out += [f"+ {line}" for line in b[j1:j2]]
     return tuple(out)
+
+
+Opcode = tuple[str, int, int, int, int]
+"""(tag, i1, i2, j1, j2) as ``difflib.SequenceMatcher.get_opcodes`` gives them."""
+
+
+def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
+    """Edit opcodes from ``a`` to ``b``, in time that stays bounded on long texts.
+
+    difflib is quadratic, so the shared head and tail are cut off first, and a middle bigger
+    than ``DIFF_BUDGET`` is first split at anchors: items that occur exactly once on each side,
+    kept in the longest run that is in order on both (as patience diff does). Each gap between
+    anchors is diffed the same way; a gap that is still too big and has no anchor is reported
+    as one replaced block.
+    """
+    n, m = len(a), len(b)
+    head = 0
+    while head < min(n, m) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and a[n - 1 - tail] == b[m - 1 - tail]:
+        tail += 1
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    ops += _middle(a, b, (head, n - tail, head, m - tail), 0)
+    if tail:
+        ops.append(("equal", n - tail, n, m - tail, m))
+    return ops
+
+
+def _middle(a: list[str], b: list[str], box: tuple[int, int, int, int], depth: int) -> list[Opcode]:
+    i1, i2, j1, j2 = box
+    if i1 == i2 and j1 == j2:
+        return []
+    if i1 == i2 or j1 == j2:
+        return [("insert" if i1 == i2 else "delete", i1, i2, j1, j2)]
+    if (i2 - i1) * (j2 - j1) <= DIFF_BUDGET:
+        matcher = difflib.SequenceMatcher(None, a[i1:i2], b[j1:j2], autojunk=False)
+        return [
+            (tag, i1 + x1, i1 + x2, j1 + y1, j1 + y2)
+            for tag, x1, x2, y1, y2 in matcher.get_opcodes()
+        ]
+    anchors = _anchors(a, b, box) if depth < _MAX_DEPTH else []
+    if not anchors:
+        return [("replace", i1, i2, j1, j2)]
+    ops: list[Opcode] = []
+    for i, j in anchors:
+        ops += _middle(a, b, (i1, i, j1, j), depth + 1)
+        ops.append(("equal", i, i + 1, j, j + 1))
+        i1, j1 = i + 1, j + 1
+    ops += _middle(a, b, (i1, i2, j1, j2), depth + 1)
+    return ops
+
+
+def _anchors(a: list[str], b: list[str], box: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+    """Items unique on both sides of the box, longest run in the same order on both."""
+    i1, i2, j1, j2 = box
+    count_a = Counter(a[i1:i2])
+    count_b = Counter(b[j1:j2])
+    where_b = {b[j]: j for j in range(j1, j2) if count_b[b[j]] == 1}
+    pairs = [(i, where_b[a[i]]) for i in range(i1, i2) if count_a[a[i]] == 1 and a[i] in where_b]
+    # Longest increasing run of B positions (patience sorting, with back links).
+    tops: list[int] = []
+    top_pair: list[int] = []
+    back: list[int] = []
+    for k, (_, j) in enumerate(pairs):
+        pile = bisect.bisect_left(tops, j)
+        if pile == len(tops):
+            tops.append(j)
+            top_pair.append(k)
+        else:
+            tops[pile] = j
+            top_pair[pile] = k
+        back.append(top_pair[pile - 1] if pile else -1)
+    run: list[tuple[int, int]] = []
+    k = top_pair[-1] if top_pair else -1
+    while k >= 0:
+        run.append(pairs[k])
+        k = back[k]
+    return run[::-1]
 
 
 def diff_values(a: Any, b: Any, root: str) -> tuple[ValueChange, ...]:
