@@ -102,6 +102,12 @@ export interface TimelineItem {
   segments: Segment[];
   /** Short text drawn inside the bar when it fits. */
   label: string;
+  /**
+   * The part's state in words as it arrived ("done", "completed", "failed", "success", a step's
+   * finish reason, "streaming" for open text); "" when the part has none. Read by the
+   * timeline's text outline, so colour is never the only way an outcome is told.
+   */
+  status: string;
   /** Multi-line text shown on hover (built when read, so laying out 10k items stays cheap). */
   readonly tooltip: string;
 }
@@ -277,6 +283,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
   {
     const item = bar(null, 0, liveEdge, RUN_COLORS[run.status] ?? "run");
     item.label = run.title || "run";
+    item.status = run.status;
     place(laneFor(null, "run"), item, 0);
   }
   if (run.ttftMs !== null) {
@@ -300,6 +307,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
         const color = RUN_COLORS[part.status] ?? "run";
         const item = bar(part, start, end, color);
         item.label = part.kind === "run" ? runLabel(part) : workflowLabel(part);
+        item.status = part.status;
         if (scopes.isScope(part)) {
           place(laneFor(part.id, "run"), item, 0);
         } else {
@@ -310,6 +318,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
       case "step": {
         const item = bar(part, start, end, "step");
         item.label = stepLabel(part);
+        item.status = part.finishReason ?? (part.t1 === null ? "running" : "");
         place(laneFor(scope, "run"), item, null);
         break;
       }
@@ -317,6 +326,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
       case "reasoning": {
         const item = bar(part, start, end, part.kind);
         item.label = part.kind === "text" ? "text" : "reasoning";
+        item.status = part.t1 === null ? "streaming" : "";
         place(laneFor(scope, "text"), item, null);
         break;
       }
@@ -324,6 +334,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
         const item = bar(part, start, end, TOOL_COLORS[part.state] ?? "running");
         item.segments = segmentsOf(part.states, start, end, TOOL_COLORS, "running");
         item.label = part.toolName;
+        item.status = part.state;
         place(laneFor(scope, "tools"), item, null);
         break;
       }
@@ -341,6 +352,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
         const item = bar(part, start, end, BACKGROUND_COLORS[part.state] ?? "running");
         item.segments = segmentsOf(part.states, start, end, BACKGROUND_COLORS, "running");
         item.label = backgroundLabel(part);
+        item.status = part.state;
         place(laneFor(scope, "background"), item, null);
         break;
       }
@@ -352,6 +364,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
         const name = dot < 0 ? part.stepId : part.stepId.slice(dot + 1);
         const progress = progressText(part.progress);
         item.label = progress === null ? name : `${name} · ${progress}`;
+        item.status = part.status;
         place(laneFor(scope, "workflow", prefix), item, null);
         break;
       }
@@ -439,6 +452,7 @@ class Bar implements TimelineItem {
   shape: "bar" | "tick" = "bar";
   segments: Segment[] = [];
   label = "";
+  status = "";
 
   constructor(
     private readonly part: Part | null,

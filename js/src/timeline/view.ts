@@ -28,6 +28,7 @@ import {
 } from "./geometry";
 import type { StoreState } from "../store";
 import { type Layout, type LayoutInput, type Marker, type TimelineItem, layoutTimeline } from "./layout";
+import { createOutline } from "./outline";
 import { TIMELINE_CSS } from "./styles";
 import { type Theme, readTheme } from "./theme";
 
@@ -42,6 +43,8 @@ const CURSOR_GRAB = 6;
 
 /** How often the live edge advances between messages while the run streams (ms). */
 const LIVE_TICK_MS = 250;
+/** The text outline is rebuilt at most this often while the run streams (ms). */
+const OUTLINE_INTERVAL_MS = 500;
 
 /**
  * The store's state with the run's elapsed time moved to "now" while it streams: the time
@@ -88,7 +91,11 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   const tooltip = el(doc, "div", "cs-timeline-tooltip");
   tooltip.hidden = true;
   stage.append(canvas, tooltip);
-  root.append(style, bar, stage);
+  const outline = createOutline(doc, (partId) => {
+    ctx.selection.set(partId);
+    ctx.scrollToPart(partId);
+  });
+  root.append(style, bar, stage, outline.el);
   container.append(root);
 
   const g = canvas.getContext("2d");
@@ -118,6 +125,27 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   const contentHeight = (): number => RULER_HEIGHT + geometry.total;
   const maxScroll = (): number => Math.max(0, contentHeight() - height);
 
+  /** Rebuild the text outline: at once when the run has ended, else at most every interval. */
+  let outlineAt = -Infinity;
+  let outlineTimer: ReturnType<typeof setTimeout> | null = null;
+  const buildOutline = (): void => {
+    outlineAt = performance.now();
+    outline.update(layout);
+  };
+  const refreshOutline = (): void => {
+    const wait = outlineAt + OUTLINE_INTERVAL_MS - performance.now();
+    if (wait <= 0 || ctx.store.get().run.ended) {
+      if (outlineTimer !== null) clearTimeout(outlineTimer);
+      outlineTimer = null;
+      buildOutline();
+    } else if (outlineTimer === null) {
+      outlineTimer = setTimeout(() => {
+        outlineTimer = null;
+        buildOutline();
+      }, wait);
+    }
+  };
+
   const relayout = (): void => {
     const started = performance.now();
     layout = layoutTimeline(liveInput(ctx.store.get()));
@@ -131,6 +159,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
     if (fitting) viewport = fitViewport(layout.end, viewport.plotWidth);
     else if (following && !ended) viewport = followEdge(viewport, layout.end);
     syncScrubber();
+    refreshOutline();
   };
 
   function onFrame(now: number): void {
@@ -438,12 +467,14 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
 
   resize();
   syncScrubber();
+  buildOutline();
   schedule();
 
   return () => {
     if (frame !== 0) cancelAnimationFrame(frame);
     frame = 0;
     clearInterval(ticker);
+    if (outlineTimer !== null) clearTimeout(outlineTimer);
     for (const stop of unsubscribers) stop();
     resizeObserver?.disconnect();
     themeObserver?.disconnect();

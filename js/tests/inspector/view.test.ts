@@ -1,4 +1,4 @@
-// @vitest-environment happy-dom
+// @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
 import { ROW_HEIGHT, mountInspector } from "../../src/inspector/view";
 import { createShared, type PanelContext } from "../../src/panel";

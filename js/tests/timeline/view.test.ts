@@ -1,4 +1,4 @@
-// @vitest-environment happy-dom
+// @vitest-environment jsdom
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createShared, type PanelContext } from "../../src/panel";
 import { createStore, fromSnapshot } from "../../src/store";
@@ -107,6 +107,17 @@ describe("timeline view", () => {
     pointer(canvas, "pointermove", timeToX(vp, 600), 5);
     pointer(canvas, "pointerup", timeToX(vp, 600), 5);
     expect(ctx.scrubTime.get()).toBeCloseTo(600, -1);
+  });
+
+  it("lists its lanes as text, and a listed bar selects its part like a click", () => {
+    const { ctx, scrolled, q } = mount();
+    const lanes = Array.from(q(".cs-timeline-outline").querySelectorAll(".cs-outline-lane-label")).map((l) => l.textContent);
+    expect(lanes).toEqual(["Run", "Tools"]);
+    const button = q<HTMLButtonElement>(".cs-outline-lane[data-kind=tools] button");
+    expect(button.textContent).toBe("search · done · from 100 ms, took 700 ms");
+    button.click();
+    expect(ctx.selection.get()).toBe("k");
+    expect(scrolled).toEqual(["k"]);
   });
 
   it("removes itself and stops listening when unmounted", () => {
