@@ -5,7 +5,7 @@
 import { h, setText } from "./dom";
 import { progressBar, progressOf } from "./progress";
 import { preview, type Store } from "./store";
-import { nextFrame } from "./transcript/view";
+import { schedule, unschedule } from "./frame";
 import type { TransientItem } from "./wire";
 
 /** How many items are drawn; the rest are counted. */
@@ -52,19 +52,15 @@ function itemRow(item: TransientItem): HTMLElement {
 export function mountActivity(container: HTMLElement, store: Store): () => void {
   const strip = new ActivityStrip();
   container.append(strip.el);
-  let cancel: (() => void) | null = null;
   const redraw = () => {
-    cancel = null;
     const state = store.get();
     strip.draw(state.transient, state.transientRev);
   };
-  const stop = store.subscribe(() => {
-    cancel ??= nextFrame(redraw);
-  });
+  const stop = store.subscribe(() => schedule(redraw));
   redraw();
   return () => {
     stop();
-    cancel?.();
+    unschedule(redraw);
     strip.el.remove();
   };
 }

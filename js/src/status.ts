@@ -6,7 +6,7 @@ import { formatSeconds, h, setText } from "./dom";
 import { statusView } from "./selectors";
 import type { Store } from "./store";
 import { Badge } from "./transcript/sections";
-import { nextFrame } from "./transcript/view";
+import { schedule, unschedule } from "./frame";
 
 /** How often the elapsed time is refreshed while the run goes on. */
 const TICK_MS = 200;
@@ -90,26 +90,20 @@ export function mountStatus(container: HTMLElement, store: Store, onStop: () => 
   const bar = new StatusBar();
   bar.onStop = onStop;
   container.append(bar.el);
-  let cancel: (() => void) | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
   const redraw = () => {
     const ticking = bar.draw(store, Date.now());
-    if (ticking && timer === null) timer = setInterval(redraw, TICK_MS);
+    if (ticking && timer === null) timer = setInterval(() => schedule(redraw), TICK_MS);
     if (!ticking && timer !== null) {
       clearInterval(timer);
       timer = null;
     }
   };
-  const stop = store.subscribe(() => {
-    cancel ??= nextFrame(() => {
-      cancel = null;
-      redraw();
-    });
-  });
+  const stop = store.subscribe(() => schedule(redraw));
   redraw();
   return () => {
     stop();
-    cancel?.();
+    unschedule(redraw);
     if (timer !== null) clearInterval(timer);
     bar.el.remove();
   };

@@ -5,6 +5,7 @@
  */
 import type { PanelContext } from "../panel";
 import { formatSeconds, h, placeChildren, setText } from "../dom";
+import { schedule, unschedule } from "../frame";
 import { type PartNode, transcriptBlocks } from "../selectors";
 import type { StoreState } from "../store";
 import type { Part } from "../wire";
@@ -97,8 +98,14 @@ export class TranscriptView {
     if (t !== null) setText(this.bannerText, `viewing t = ${formatSeconds(t)}`);
   }
 
-  /** Draw `state`; only parts whose object or revision changed are updated. */
+  /** Draw `state` and then follow the bottom (see `render` and `followBottom`). */
   draw(state: StoreState): void {
+    this.render(state);
+    this.followBottom();
+  }
+
+  /** Update the DOM to `state`; only parts whose object or revision changed are updated. */
+  render(state: StoreState): void {
     const ended = state.run.ended;
     const seen = new Set<string>();
     const blocks = transcriptBlocks(state);
@@ -137,7 +144,13 @@ export class TranscriptView {
       if (ended) this.stick = false;
       this.lastHeight = Number.POSITIVE_INFINITY;
     }
-    // One layout read per frame: it is the expensive part of a frame on a long transcript.
+  }
+
+  /**
+   * Scroll to the bottom while following, or offer the jump control when content grew
+   * below a user who scrolled up. Reads layout: run it after every view's DOM writes.
+   */
+  followBottom(): void {
     const height = this.scroller.scrollHeight;
     if (this.stick) this.toBottom(height);
     else if (height > this.lastHeight) this.jump.hidden = false;
@@ -212,16 +225,6 @@ export class TranscriptView {
   }
 }
 
-/** Run `fn` before the next paint (or soon, where there are no animation frames). */
-export function nextFrame(fn: () => void): () => void {
-  if (typeof requestAnimationFrame === "function") {
-    const id = requestAnimationFrame(fn);
-    return () => cancelAnimationFrame(id);
-  }
-  const id = setTimeout(fn, 16);
-  return () => clearTimeout(id);
-}
-
 /** A mounted transcript: unmount it, or scroll it to a part. */
 export interface TranscriptHandle {
   /** Stop listening and remove the transcript. */
@@ -239,37 +242,35 @@ export function mountTranscript(container: HTMLElement, ctx: PanelContext, pastS
   container.append(view.el);
   view.onSelect = (id) => ctx.selection.set(id);
   view.onBackToLive = () => ctx.scrubTime.set(null);
-  let cancel: (() => void) | null = null;
-
+  const follow = () => view.followBottom();
   const redraw = () => {
-    cancel = null;
     const t = ctx.scrubTime.get();
     const live = ctx.store.get();
     const past = t !== null && pastState !== null;
     view.setScrubTime(past ? t : null);
-    view.draw(past ? pastState(live, t) : live);
+    view.render(past ? pastState(live, t) : live);
+    schedule(follow, "read");
   };
-  const schedule = () => {
-    cancel ??= nextFrame(redraw);
-  };
+  const later = () => schedule(redraw);
   const stops = [
-    ctx.store.subscribe(schedule),
-    ctx.scrubTime.subscribe(schedule),
+    ctx.store.subscribe(later),
+    ctx.scrubTime.subscribe(later),
     ctx.selection.subscribe((id) => view.highlight(id)),
   ];
-  redraw();
+  view.draw(ctx.store.get());
   view.highlight(ctx.selection.get());
 
   return {
     unmount() {
       for (const stop of stops) stop();
-      cancel?.();
+      unschedule(redraw);
+      unschedule(follow);
       view.dispose();
     },
     scrollTo(partId) {
       if (!view.scrollTo(partId) && ctx.scrubTime.get() !== null) {
         ctx.scrubTime.set(null);
-        redraw();
+        view.draw(ctx.store.get());
         view.scrollTo(partId);
       }
     },
