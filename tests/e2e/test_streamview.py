@@ -179,6 +179,7 @@ def test_transcript_sticks_to_the_bottom_unless_the_user_scrolls_up(lab: LabPage
     wait_status(lab, "finished")
     back = scroll(lab)
     assert back.from_bottom <= 24 and not back.jump_shown, back
+    assert not lab.console_errors, lab.console_errors
 
 
 def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> None:
@@ -230,6 +231,7 @@ def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> Non
     assert "total 289" in reopened.status_bar
     assert not reopened.activity_visible, "transient items came back from the saved file"
     assert not reopened.stop_enabled, "Stop can be pressed on a run that ended"
+    assert not lab.console_errors, lab.console_errors
 
 
 def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPage) -> None:
@@ -263,6 +265,7 @@ def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPag
     assert end.status == "finished"
     assert letters(end.text) == rendered_letters(demo_text()), "text incomplete after reload"
     assert [(t.name, t.badge) for t in end.tools] == [("get-weather", "done")]
+    assert not lab.console_errors, lab.console_errors
 
 
 def test_stop_button_aborts_the_run(lab: LabPage) -> None:
@@ -283,6 +286,7 @@ def test_stop_button_aborts_the_run(lab: LabPage) -> None:
 
     assert lab.run_cell(1), "reading the state failed"
     assert cell_json(lab, 1) == {"status": "aborted", "done": True}
+    assert not lab.console_errors, lab.console_errors
 
 
 #: A source that fails after a dozen chunks, as a dropped connection would.
@@ -322,6 +326,7 @@ def test_source_error_and_tripwire_show_as_rows(lab: LabPage) -> None:
     assert [(e["ename"], e["evalue"]) for e in errors] == [
         ("ConnectionError", "the agent server hung up")
     ]
+    assert not lab.console_errors, lab.console_errors
 
 
 def test_a_source_error_is_reported_once_not_twice(lab: LabPage) -> None:
@@ -351,3 +356,4 @@ def test_widget_follows_the_jupyterlab_theme(lab: LabPage) -> None:
     assert light.background != dark.background and light.color != dark.color, (light, dark)
     assert luminance(light.background) > luminance(dark.background), (light, dark)
     assert luminance(dark.color) > luminance(dark.background), (light, dark)
+    assert not lab.console_errors, lab.console_errors

@@ -87,6 +87,7 @@ def test_100k_deltas_arrive_whole_without_iopub_warning(lab: LabPage) -> None:
 
     assert not lab.iopub_warning_seen(), "the server dropped IOPub messages"
     assert not lab.has_error_output()
+    assert not lab.console_errors, lab.console_errors
 
     figures = {
         "deltas": DELTAS,
