@@ -395,7 +395,13 @@ class RunState:
             message = f"the source raised {type(error).__name__}: {error}"
             self.error = error
             self._problem(self.errors, message, None, t, "source")
-            self._notice(self._root, "error", "error", message, None, t, self.chunk_count)
+            # An adapter reports the exception as an error chunk before re-raising it: one
+            # failure is one row.
+            last = self.parts[-1] if self.parts else None
+            if not (
+                isinstance(last, Notice) and last.notice == "error" and str(error) in last.message
+            ):
+                self._notice(self._root, "error", "error", message, None, t, self.chunk_count)
             self._set_status("error")
         elif stopped and self.status not in _TERMINAL:
             self._notice(
