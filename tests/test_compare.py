@@ -300,3 +300,17 @@ def test_long_texts_are_split_at_anchors_and_still_diffed_exactly() -> None:
     assert "".join(s.text for s in diff.segments if s.op != "insert") == a
     assert "".join(s.text for s in diff.segments if s.op != "delete") == b
     assert [s.text for s in diff.segments if s.op != "equal"] == ["now ", "the ", "a "]
+
+
+def test_runs_whose_transcripts_differ_are_never_reported_the_same() -> None:
+    states = {p.stem: cs.accumulate(cs.replay(p, speed=0)) for p in sorted(MASTRA.glob("*.jsonl"))}
+    states.update({p.stem: cs.accumulate(cs.replay(p, speed=0)) for p in (REWORDED, BUSAN)})
+    names = sorted(states)
+    missed = [
+        (x, y)
+        for i, x in enumerate(names)
+        for y in names[i + 1 :]
+        if states[x].transcript() != states[y].transcript() and compare(states[x], states[y]).same
+    ]
+    assert missed == []
+    assert len(names) >= 30
