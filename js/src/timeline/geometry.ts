@@ -15,7 +15,9 @@ export const ROW_GAP = 3;
 /** Space above and below a lane's rows (CSS px). */
 export const LANE_PADDING = 4;
 /** Narrowest and widest zoom (ms per CSS px). */
-export const MIN_MS_PER_PX = 0.01;
+export const MIN_MS_PER_PX = 0.001;
+/** Shortest span "fit" shows (ms): in-process workflow runs take a few milliseconds. */
+export const MIN_FIT_SPAN_MS = 1;
 export const MAX_MS_PER_PX = 600_000;
 /** A tick or a thin bar is easier to point at with this much slack on each side (CSS px). */
 export const HIT_SLACK = 3;
@@ -62,7 +64,7 @@ function clampZoom(msPerPx: number): number {
 /** A viewport showing the whole run from 0 to `end`, with a little room on the right. */
 export function fitViewport(end: number, plotWidth: number): Viewport {
   const width = Math.max(1, plotWidth);
-  const span = Math.max(end, 100) * 1.04;
+  const span = Math.max(end, MIN_FIT_SPAN_MS) * 1.04;
   return { start: 0, msPerPx: clampZoom(span / width), plotWidth: width };
 }
 

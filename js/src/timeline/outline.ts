@@ -33,7 +33,10 @@ function itemWhen(item: TimelineItem): string {
 
 /** One line of text for an item: name, state, time. */
 export function describeItem(item: TimelineItem): string {
-  return [itemName(item), item.status, itemWhen(item)].filter((s) => s !== "").join(" · ");
+  const name = itemName(item);
+  // A step's label already ends with its finish reason.
+  const status = name === item.status || name.endsWith(` · ${item.status}`) ? "" : item.status;
+  return [name, status, itemWhen(item)].filter((s) => s !== "").join(" · ");
 }
 
 /** How many items and rows a lane holds, in words. */

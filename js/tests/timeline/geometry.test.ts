@@ -49,6 +49,12 @@ describe("timeline geometry", () => {
     expect(viewEnd(vp)).toBeGreaterThanOrEqual(1000);
   });
 
+  it("fits a run of a few milliseconds to the whole width", () => {
+    const vp = fitViewport(2.4, 1000);
+    expect(viewEnd(vp)).toBeGreaterThanOrEqual(2.4);
+    expect(timeToX(vp, 2.4) - LABEL_WIDTH).toBeGreaterThan(900);
+  });
+
   it("zooms around the pointer and follows the live edge", () => {
     const vp = fitViewport(1000, 1000);
     const anchor = timeToX(vp, 500);
