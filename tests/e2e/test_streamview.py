@@ -268,6 +268,23 @@ def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPag
     assert not lab.console_errors, lab.console_errors
 
 
+def test_a_second_view_opened_mid_stream_catches_up_and_stays_in_sync(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    start_demo(lab, "two-views", speed=0.5, second_cell="view")
+    wait_view(lab, lambda v: any(t.name == "get-weather" for t in v.tools), "the tool card")
+    assert lab.run_cell(1), "showing the view again failed"
+    second = wait_view(lab, lambda v: bool(v.transcript), "the second view's transcript", index=1)
+    assert second.status == "running", "the run ended before the second view came"
+    assert "Let me check the weather station for you." in second.text
+
+    first_end, second_end = (wait_status(lab, "finished", index=i) for i in (0, 1))
+    lab.screenshot("streamview-two-views")
+    assert letters(second_end.text) == letters(first_end.text) == rendered_letters(demo_text())
+    assert second_end.tools == first_end.tools
+    assert chunk_count(second_end) == chunk_count(first_end) == len(demo_chunks())
+    assert not lab.console_errors, lab.console_errors
+
+
 def test_stop_button_aborts_the_run(lab: LabPage) -> None:
     lab.set_save_widget_state(False)
     start_demo(lab, "stop", speed=0.5, second_cell=READ_STATE)
