@@ -314,3 +314,14 @@ def test_runs_whose_transcripts_differ_are_never_reported_the_same() -> None:
     ]
     assert missed == []
     assert len(names) >= 30
+
+
+def test_without_timings_the_view_of_live_runs_is_deterministic() -> None:
+    def view(show_timings: bool) -> str:
+        live_a, live_b = cs.demo.stream(speed=0), cs.demo.stream(speed=0, variant="error")
+        return compare(live_a, live_b, show_timings=show_timings)._repr_html_()
+
+    first, second = view(False), view(False)
+    assert first == second
+    assert "<svg" not in first and " ms" not in first
+    assert "<svg" in view(True) and "elapsed" in view(True)

@@ -347,7 +347,14 @@ class RunComparison:
     ``repr()`` is the deterministic summary; in a notebook it shows a side-by-side view.
     """
 
-    def __init__(self, a: RunState, b: RunState, labels: tuple[str, str] = ("A", "B")) -> None:
+    def __init__(
+        self,
+        a: RunState,
+        b: RunState,
+        labels: tuple[str, str] = ("A", "B"),
+        *,
+        show_timings: bool = True,
+    ) -> None:
         self.a = a
         """Side A's run."""
         self.b = b
@@ -373,6 +380,9 @@ class RunComparison:
         """Every usage count either side reported, with its delta."""
         self.timings = (Timings(a.elapsed_ms, a.ttft_ms), Timings(b.elapsed_ms, b.ttft_ms))
         """Elapsed time and time to first token of each side."""
+        self.show_timings = show_timings
+        """Whether the view shows timings and timelines. Off, the HTML of live runs (whose
+        timing changes on every run) is as deterministic as the summary."""
 
     @property
     def step_counts(self) -> tuple[int, int]:
@@ -459,20 +469,34 @@ class RunComparison:
 # ------------------------------------------------------------------------- entry point
 
 
-def compare(run_a: Any, run_b: Any, *, labels: Sequence[str] = ("A", "B")) -> RunComparison:
+def compare(
+    run_a: Any, run_b: Any, *, labels: Sequence[str] = ("A", "B"), show_timings: bool = True
+) -> RunComparison:
     """Compare two runs side by side.
 
     Each run is a ``RunState``, a ``StreamView`` (its state so far), a recording (a path or a
-    ``replay(...)``; replayed at once, with its recorded timing), or an iterable of chunks.
+    ``replay(...)``; replayed at once, with its recorded timing), or an iterable of chunks
+    (timed by the clock as it is read). ``labels`` name the two sides. ``show_timings=False``
+    leaves timings and timelines out of the view: recordings replay with their recorded
+    offsets, so their view is deterministic either way; live runs' is only without timings.
 
-    >>> import chunkscope as cs
-    >>> cs.compare(cs.demo.chunks(), cs.demo.chunks())  # doctest: +SKIP
+    >>> from chunkscope import demo
+    >>> compare(demo.stream(speed=0), demo.stream(speed=0))
     A vs B: no differences (2 steps each, 1 tool call each)
+    >>> compare(demo.stream(speed=0), demo.stream(speed=0, variant="error"))  # doctest: +ELLIPSIS
+    A vs B: 2 steps each, 1 tool call each
+    status: finished → error
+    finish reason: stop → error
+    step 1 tool get-weather#1 state: done → error
+    ...
     """
     if isinstance(labels, str) or len(labels) != 2 or not all(isinstance(x, str) for x in labels):
         raise TypeError(f"labels must be two strings, got {labels!r}")
     return RunComparison(
-        _as_state(run_a, "run_a"), _as_state(run_b, "run_b"), (labels[0], labels[1])
+        _as_state(run_a, "run_a"),
+        _as_state(run_b, "run_b"),
+        (labels[0], labels[1]),
+        show_timings=show_timings,
     )
 
 

@@ -78,7 +78,7 @@ def comparison_html(cmp: RunComparison) -> str:
         f'<div class="cs-sub">{_e(label_a)}: {_e(headline(cmp.a))}</div>',
         f'<div class="cs-sub">{_e(label_b)}: {_e(headline(cmp.b))}</div>',
         _delta_table(cmp),
-        _timeline(cmp),
+        _timeline(cmp) if cmp.show_timings else "",
         _step_table(cmp),
         "</div>",
     ]
@@ -98,9 +98,10 @@ def _delta_table(cmp: RunComparison) -> str:
         _count_row("tool calls", len(cmp.a.tool_calls), len(cmp.b.tool_calls)),
     ]
     rows += [_count_row(f"{u.field} tokens", u.a, u.b) for u in cmp.usage]
-    ta, tb = cmp.timings
-    rows.append(_ms_row("elapsed", ta.elapsed_ms, tb.elapsed_ms))
-    rows.append(_ms_row("time to first token", ta.ttft_ms, tb.ttft_ms))
+    if cmp.show_timings:
+        ta, tb = cmp.timings
+        rows.append(_ms_row("elapsed", ta.elapsed_ms, tb.elapsed_ms))
+        rows.append(_ms_row("time to first token", ta.ttft_ms, tb.ttft_ms))
     return f'<table class="cs-delta">{"".join(rows)}</table>'
 
 
@@ -263,7 +264,9 @@ def _cell(cmp: RunComparison, step: StepDiff, side: Side) -> str:
     present = step.present_a if side == "a" else step.present_b
     if not present:
         return f'<div class="cs-none">no {_e(step.number)}</div>'
-    out = [_step_header(step, side), _row_timeline(cmp, step, side)]
+    out = [_step_header(step, side)]
+    if cmp.show_timings:
+        out.append(_row_timeline(cmp, step, side))
     if step.reasoning.a or step.reasoning.b:
         out.append(f'<div class="cs-reasoning">{_marked(step.reasoning, side)}</div>')
     if step.text.a or step.text.b:
