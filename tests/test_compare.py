@@ -50,7 +50,7 @@ def test_text_pair_marks_the_changed_words() -> None:
     assert not cmp.same
     assert cmp.step_counts == (1, 1)
     (step,) = cmp.steps
-    assert step.number == "step 1"
+    assert step.label == "step 1"
     assert (step.text.words_changed, step.text.words_added, step.text.words_removed) == (2, 1, 0)
     assert step.text.segments == (
         TextSegment("equal", "Hello! Streaming "),
@@ -172,7 +172,7 @@ def test_runs_without_steps_are_still_compared() -> None:
     cmp = compare(MASTRA / "workflow-nested.jsonl", MASTRA / "workflow-parallel.jsonl")
     assert cmp.step_counts == (0, 0) and not cmp.same
     (outside,) = cmp.steps
-    assert outside.index is None and outside.number == "outside steps"
+    assert outside.index is None and outside.label == "outside steps"
     assert cmp.summary().splitlines()[1].startswith("outside steps other parts: ")
 
 
@@ -238,6 +238,7 @@ async def test_every_kind_of_run_is_accepted() -> None:
         ({"type": "start"}, TypeError, "got dict"),
         (b"{}", TypeError, "got bytes"),
         ("no/such/recording.jsonl", FileNotFoundError, "run_a: no recording at"),
+        (cs.replay("no/such.jsonl"), FileNotFoundError, "run_a: no recording at"),
     ],
 )
 def test_bad_runs_are_refused_with_a_clear_message(

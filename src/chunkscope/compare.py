@@ -254,7 +254,7 @@ class StepDiff:
     """When B's step ran."""
 
     @property
-    def number(self) -> str:
+    def label(self) -> str:
         """``step 2``, or ``outside steps``."""
         return "outside steps" if self.index is None else f"step {self.index + 1}"
 
@@ -507,13 +507,14 @@ def _as_state(run: Any, name: str) -> RunState:
     state = getattr(run, "state", None)
     if isinstance(state, RunState):
         return state
+    if isinstance(run, Replay):
+        run = run.path
     if isinstance(run, (str, Path)):
         path = Path(run)
         if not path.is_file():
             raise FileNotFoundError(f"{name}: no recording at {str(path)!r}")
+        # Replayed at once with the recorded offsets, whatever speed a Replay was made with.
         return accumulate(replay(path, speed=0))
-    if isinstance(run, Replay):
-        return accumulate(replay(run.path, speed=0))
     if isinstance(run, (bytes, bytearray, Mapping)) or not isinstance(run, Iterable):
         raise TypeError(
             f"{name}: expected a RunState, a StreamView, a recording path, a replay() or an "
@@ -876,7 +877,7 @@ def child_path(path: str, key: Any) -> str:
 
 
 def _step_lines(step: StepDiff, labels: tuple[str, str], mode: str) -> list[str]:
-    name = step.number
+    name = step.label
     if step.present_a != step.present_b:
         on_a = step.present_a
         text = step.text.a if on_a else step.text.b

@@ -229,7 +229,7 @@ def _row_timeline(cmp: RunComparison, step: StepDiff, side: Side) -> str:
         return ""
     strong, light = _COLORS[side]
     scale = _Scale(cmp, 0.0, _ROW_SVG_WIDTH)
-    shapes = [scale.bar(span, 1, 6, light, step.number)]
+    shapes = [scale.bar(span, 1, 6, light, step.label)]
     calls = [_side_call(t, side) for t in step.tools if _in_row(t, step, side)]
     spans = [_tool_span(c) for c in calls if c is not None]
     lanes = _lanes(spans)
@@ -238,7 +238,7 @@ def _row_timeline(cmp: RunComparison, step: StepDiff, side: Side) -> str:
     height = 10 + ((max(lanes) + 1) * 6 if lanes else 0)
     return (
         f'<svg width="100%" height="{height}" viewBox="0 0 {_ROW_SVG_WIDTH:.0f} {height}" '
-        f'preserveAspectRatio="none" role="img" aria-label="{_e(step.number)} timing">'
+        f'preserveAspectRatio="none" role="img" aria-label="{_e(step.label)} timing">'
         f"{''.join(shapes)}</svg>"
     )
 
@@ -252,7 +252,7 @@ def _step_table(cmp: RunComparison) -> str:
     for step in cmp.steps:
         cls = "" if step.same else ' class="cs-chg"'
         rows.append(
-            f"<tr{cls}><th>{_e(step.number)}</th>"
+            f"<tr{cls}><th>{_e(step.label)}</th>"
             f"<td>{_cell(cmp, step, 'a')}</td><td>{_cell(cmp, step, 'b')}</td></tr>"
         )
     if not cmp.steps:
@@ -263,7 +263,7 @@ def _step_table(cmp: RunComparison) -> str:
 def _cell(cmp: RunComparison, step: StepDiff, side: Side) -> str:
     present = step.present_a if side == "a" else step.present_b
     if not present:
-        return f'<div class="cs-none">no {_e(step.number)}</div>'
+        return f'<div class="cs-none">no {_e(step.label)}</div>'
     out = [_step_header(step, side)]
     if cmp.show_timings:
         out.append(_row_timeline(cmp, step, side))
