@@ -13,6 +13,7 @@ from . import adapters, demo
 from ._version import __version__
 from .adapters import adapt, detect, mastra, sse
 from .chunks import BaseChunk, Chunk, InvalidChunk, UnknownChunk, parse_chunk
+from .compare import RunComparison, compare
 from .parts import Usage
 from .problems import Problem
 from .record import Replay, arecord, record, replay
@@ -25,6 +26,7 @@ __all__ = [
     "InvalidChunk",
     "Problem",
     "Replay",
+    "RunComparison",
     "RunState",
     "StreamView",
     "UnknownChunk",
@@ -34,6 +36,7 @@ __all__ = [
     "adapt",
     "adapters",
     "arecord",
+    "compare",
     "demo",
     "detect",
     "mastra",

@@ -27,7 +27,7 @@ from typing import Any, Literal
 from .parts import Part, ReasoningPart, StepPart, TextPart, ToolCall, Usage
 from .record import Replay, replay
 from .state import RunState, accumulate
-from .transcript import _part_lines, _Tree, compact_json, usage_line
+from .transcript import PartTree, compact_json, part_lines, usage_line
 
 SUMMARY_LINES = 40
 """The text summary lists at most this many differences, then says how many it left out."""
@@ -533,7 +533,7 @@ class _Group:
     index: int | None
     step: StepPart | None
     parts: list[Part]
-    tree: _Tree
+    tree: PartTree
 
     @property
     def text(self) -> str:
@@ -554,7 +554,7 @@ class _Group:
         lines: list[str] = []
         for part in self.parts:
             if not isinstance(part, (TextPart, ReasoningPart, ToolCall)):
-                lines += _part_lines(self.tree, part, 0)
+                lines += part_lines(self.tree, part, 0)
         return lines
 
     @property
@@ -571,7 +571,7 @@ class _Group:
 
 def _groups(state: RunState) -> list[_Group]:
     """Side's rows: the outside-steps group first (possibly empty), then one per step."""
-    tree = _Tree(state)
+    tree = PartTree(state)
     outside = [p for p in tree.level(None) if not isinstance(p, StepPart)]
     groups = [_Group(None, None, outside, tree)]
     groups += [_Group(i, step, tree.in_step(step), tree) for i, step in enumerate(state.steps)]
@@ -614,7 +614,7 @@ def _align(
 # ------------------------------------------------------------------------- tool matching
 
 
-_Call = tuple[int | None, ToolCall, _Tree]
+_Call = tuple[int | None, ToolCall, PartTree]
 """A call with the index of its step and the tree of its run (for what is nested under it)."""
 
 
@@ -697,7 +697,7 @@ def _nested_lines(side: _Call) -> list[str]:
     _, call, tree = side
     lines: list[str] = []
     for child in tree.level(call.id):
-        lines += _part_lines(tree, child, 0)
+        lines += part_lines(tree, child, 0)
     return lines
 
 

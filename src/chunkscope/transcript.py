@@ -80,7 +80,7 @@ def headline(state: RunState) -> str:
     return " · ".join(bits)
 
 
-def _part_lines(tree: _Tree, part: Part, depth: int) -> list[str]:
+def part_lines(tree: PartTree, part: Part, depth: int) -> list[str]:
     pad = "  " * depth
     lines: list[str]
     if isinstance(part, StepPart):
@@ -146,14 +146,14 @@ def _part_lines(tree: _Tree, part: Part, depth: int) -> list[str]:
         lines = [f"{pad}[{part.kind}]"]
     if isinstance(part, StepPart):
         for inner in tree.in_step(part):
-            lines += _part_lines(tree, inner, depth + 1)
+            lines += part_lines(tree, inner, depth + 1)
     for child in tree.level(part.id):
-        lines += _part_lines(tree, child, depth + 1)
+        lines += part_lines(tree, child, depth + 1)
     return lines
 
 
-class _Tree:
-    """Parts indexed once by parent and by step, so walking a run is linear."""
+class PartTree:
+    """A run's parts indexed once by parent and by step, so walking a run is linear."""
 
     def __init__(self, state: RunState) -> None:
         self.state = state
@@ -184,9 +184,9 @@ def transcript_text(state: RunState) -> str:
     """The run as deterministic text: a headline, then every part in order, nested indented."""
     title = f"{state.title}: " if state.title else ""
     lines = [f"{title}{headline(state)}"]
-    tree = _Tree(state)
+    tree = PartTree(state)
     for part in tree.level(None):
-        lines += _part_lines(tree, part, 0)
+        lines += part_lines(tree, part, 0)
     return "\n".join(lines)
 
 
@@ -230,7 +230,7 @@ def _value_html(label: str, value: Any) -> str:
     return f"<div><b>{_e(label)}</b><pre>{_e(compact_json(value, 4000))}</pre></div>"
 
 
-def _part_html(tree: _Tree, part: Part) -> str:
+def _part_html(tree: PartTree, part: Part) -> str:
     inner = "".join(_part_html(tree, child) for child in tree.level(part.id))
     nested = f'<div class="cs-nest">{inner}</div>' if inner else ""
     if isinstance(part, StepPart):
@@ -278,14 +278,14 @@ def _part_html(tree: _Tree, part: Part) -> str:
     if isinstance(part, Notice):
         cls = "cs-error" if part.level == "error" else "cs-warning"
         return f'<div class="cs-card {cls}">{_e(part.notice)}: {_e(part.message)}</div>'
-    lines = _part_lines(tree, part, 0)
+    lines = part_lines(tree, part, 0)
     return f'<div class="cs-card"><pre>{_e(chr(10).join(lines))}</pre></div>'
 
 
 def transcript_html(state: RunState) -> str:
     """The run as static, sanitized HTML (no script, no event handler, no remote fetch)."""
     title = f"{_e(state.title)} · " if state.title else ""
-    tree = _Tree(state)
+    tree = PartTree(state)
     body = [_part_html(tree, part) for part in tree.level(None)]
     return (
         f'{_STYLE}<div class="cs-static"><div class="cs-h">{title}'
