@@ -2097,6 +2097,25 @@ def _validator_for(kind: str) -> _Validate:
     return UnknownChunk.__pydantic_validator__.validate_python
 
 
+MAX_NESTING = 200
+"""Chunks nested deeper than this many levels are invalid: pydantic cannot dump them back
+(its serializer stops at 255 levels), so folding one would fail later, far from its cause."""
+
+
+def _nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether dicts and lists in ``value`` nest more than ``limit`` levels (no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        for child in children:
+            if isinstance(child, (dict, list, tuple)):
+                if level + 1 > limit:
+                    return True
+                stack.append((child, level + 1))
+    return False
+
+
 def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
     kind = data.get("type")
     if kind.__class__ is str:
@@ -2119,6 +2138,8 @@ def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
         return _invalid(str(kind), _issues(err), data)
     except RecursionError:
         return _invalid(str(kind), [("", "input nested too deeply to validate")], data)
+    if not depth and _nested_deeper_than(data, MAX_NESTING):
+        return _invalid(str(kind), [("", f"nested deeper than {MAX_NESTING} levels")], data)
     return chunk
 
 

@@ -167,6 +167,10 @@ def _read_line(raw: bytes) -> tuple[float | None, Any]:
         t = value.get("t")
         offset = float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else None
         return offset, value["chunk"]
+    if not isinstance(value, dict):
+        # A JSON string would be read again as JSON text by the fold; the line as written
+        # lets it say "expected a JSON object, got string".
+        return None, raw.rstrip(b"\r\n")
     return None, value
 
 

@@ -9,6 +9,7 @@ nothing needed changing, so the cost on ordinary values is one walk.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,14 +17,20 @@ MAX_DEPTH = 64
 """Deeper structures are cut at this depth with a marker saying so."""
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def safe_text(text: str) -> str:
-    """``text`` with lone surrogates replaced, so that it encodes as UTF-8."""
+    """``text`` with lone surrogates replaced by U+FFFD, so that it encodes as UTF-8.
+
+    U+FFFD rather than ``?``: a reader must not mistake the replacement for real text.
+    """
     if text.isascii():
         return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
+        return _LONE_SURROGATE.sub("\ufffd", text)
     return text
 
 
