@@ -355,12 +355,6 @@ async def test_workflow_over_http_on_the_event_loop(mastra_url: str) -> None:
     assert_same_run(await view, _expected("workflow-greetingWorkflow.jsonl"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="RunState reads workflow-finish payload.result; @mastra/core 1.71 sends the "
-    "workflow's output as payload.finalWorkflowResult, so WorkflowRun.result stays None",
-)
 def test_workflow_over_http_keeps_the_final_result(mastra_url: str) -> None:
     _view, got = _shown(_workflow_stream(mastra_url))
 

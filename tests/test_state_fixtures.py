@@ -89,6 +89,8 @@ def test_run_state_matches_mastra_promises(path: Path) -> None:
     if "workflowStatus" in expected:
         assert state.workflow is not None
         assert state.workflow.status == expected["workflowStatus"]
+        if "result" in expected["result"]:
+            assert state.workflow.result == expected["result"]["result"]
     if path.stem == "structured-output":
         assert state.object == expected["object"]
 

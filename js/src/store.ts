@@ -140,6 +140,9 @@ export function applyDown(state: StoreState, msg: Down, receivedAt: number | nul
     }
     if (msg.seq <= state.seq) return state; // already folded into the snapshot we hold
     if (msg.seq !== state.seq + 1) {
+      // Before the kernel's answer to our "ready" arrives, a gap is expected (a page reloaded
+      // mid-stream hears batches it missed the start of): the coming snapshot holds them.
+      if (!state.snapshotSeen) return state;
       state.needsResync = true;
       note(state, `batch ${msg.seq} arrived after batch ${state.seq}: asking for a snapshot`);
       return bump(state);

@@ -136,8 +136,19 @@ describe("ops", () => {
 });
 
 describe("sequence and snapshots", () => {
+  it("before the first snapshot message a gap is expected: ignored, no resync, no problem", () => {
+    let state = applyDown(emptyState(), batch(7, { op: "add", part: part("text", { id: "t" }) }));
+    expect(state.needsResync).toBe(false);
+    expect(state.problems).toEqual([]);
+    expect(state.byId.has("t")).toBe(false);
+    state = applyDown(state, snapshotMsg(snapshot([part("text", { id: "t", text: "all" })], { seq: 8 })));
+    state = applyDown(state, batch(9, { op: "append", id: "t", field: "text", text: "!", t: 1 }));
+    expect((state.byId.get("t") as TextPart).text).toBe("all!");
+  });
+
   it("a gap in seq asks for a resync and ignores batches until a snapshot", () => {
-    let state = applyAll(emptyState(), batch(1, { op: "add", part: part("text", { id: "t" }) }));
+    let state = applyDown(emptyState(), snapshotMsg(snapshot([], { seq: 0 })));
+    state = applyAll(state, batch(1, { op: "add", part: part("text", { id: "t" }) }));
     state = applyDown(state, batch(3, { op: "append", id: "t", field: "text", text: "lost", t: 1 }));
     expect(state.needsResync).toBe(true);
     expect(state.seq).toBe(1);

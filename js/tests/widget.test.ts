@@ -114,6 +114,7 @@ describe("widget", () => {
   it("asks for a resync once per gap", () => {
     const model = new FakeModel();
     initialize(model);
+    model.receive(snapshotMsg(snapshot([], { seq: 0 })));
     model.receive(batch(1, { op: "run", set: { status: "running" } }));
     model.receive(batch(3, { op: "run", set: { chunkCount: 9 } }));
     model.receive(batch(4, { op: "run", set: { chunkCount: 10 } }));

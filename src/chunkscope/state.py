@@ -1410,7 +1410,12 @@ class RunState:
         workflow.status = status if isinstance(status, str) else "finished"
         output = payload.get("output") if isinstance(payload, Mapping) else None
         usage = usage_from(output.get("usage")) if isinstance(output, Mapping) else None
-        workflow.result = payload.get("result") if isinstance(payload, Mapping) else None
+        if isinstance(payload, Mapping):
+            # @mastra/core 1.71 sends the workflow's output as finalWorkflowResult
+            final = payload.get("finalWorkflowResult", payload.get("result"))
+            workflow.result = final
+        else:
+            workflow.result = None
         self._end(workflow, t)
         self._set(workflow, t, status=workflow.status, result=workflow.result)
         self._touch(workflow)

@@ -73,10 +73,18 @@ def headline(state: RunState) -> str:
     bits = [f"status: {state.status}"]
     if state.finish_reason:
         bits.append(f"finish reason: {state.finish_reason}")
-    bits.append(f"steps: {len(state.steps)}")
+    if state.steps or state.workflow is None:
+        bits.append(f"steps: {len(state.steps)}")
+    if state.workflow is not None:
+        bits.append(f"workflow steps: {len(state.workflow_steps)}")
     if state.tool_calls:
         bits.append(f"tool calls: {len(state.tool_calls)}")
-    bits.append(f"usage: {usage_line(state.usage)}")
+    usage = state.usage
+    counted = usage is not None and any(
+        (usage.input_tokens, usage.output_tokens, usage.total_tokens)
+    )
+    if counted or state.workflow is None:
+        bits.append(f"usage: {usage_line(usage)}")
     return " · ".join(bits)
 
 
