@@ -135,8 +135,8 @@ def test_transcript_grows_with_reasoning_tool_card_status_and_live_activity(
         (False, True)
     ], end.reasoning
     assert [(t.name, t.badge) for t in end.tools] == [("get-weather", "done")]
-    chunk_count = len(demo_chunks())
-    for figure in (f"{chunk_count} chunks", "in 161", "out 128", "total 289", "finish: stop"):
+    expected_chunks = len(demo_chunks())
+    for figure in (f"{expected_chunks} chunks", "in 161", "out 128", "total 289", "finish: stop"):
         assert figure in end.status_bar, f"{figure!r} missing from the status bar: {end.status_bar}"
     assert not end.stop_enabled, "Stop can still be pressed after the run ended"
     for marker in ("data-progress", "weather-progress"):
@@ -361,7 +361,8 @@ def test_widget_follows_the_jupyterlab_theme(lab: LabPage) -> None:
     wait_status(lab, "finished")
     change_theme(lab, LIGHT_THEME)
     light = colours(lab)
-    widget_screenshot(lab, "streamview-theme-light")
+    lab.screenshot("streamview-theme-light")
+    widget_screenshot(lab, "streamview-theme-light-widget")
     try:
         change_theme(lab, DARK_THEME)
         dark = colours(lab)
