@@ -46,6 +46,10 @@ def error_from_text(error_text: object) -> dict[str, JSON]:
     return {"message": text}
 
 
+_DATA_FIELDS = frozenset({"type", "data", "id", "transient"})
+"""The fields of a Mastra data chunk."""
+
+
 class AISdkAdapter(StreamAdapter):
     """AI SDK v5 UI message chunks → Mastra chunks."""
 
@@ -68,13 +72,34 @@ class AISdkAdapter(StreamAdapter):
             self.writer.raw({"format": self.format_name, "event": value})
             return
         if kind.startswith("data-"):
-            self.writer.passthrough(chunk)
+            self._data_part(kind, chunk)
             return
         handler = getattr(self, "_" + kind.replace("-", "_"), None)
         if handler is None:
             self.writer.raw({"format": self.format_name, "event": chunk})
             return
         handler(chunk)
+
+    def _data_part(self, kind: str, chunk: dict[str, Any]) -> None:
+        """A ``data-*`` part as Mastra's bare data chunk; fields it has no place for go raw."""
+        data_id, transient = chunk.get("id"), chunk.get("transient")
+        if (
+            set(chunk) <= _DATA_FIELDS
+            and "data" in chunk
+            and isinstance(data_id, (str, type(None)))
+            and isinstance(transient, (bool, type(None)))
+        ):
+            self.writer.passthrough(chunk)
+            return
+        self.writer.data(
+            kind[len("data-") :],
+            chunk.get("data"),
+            data_id if isinstance(data_id, str) else None,
+            transient if isinstance(transient, bool) else None,
+        )
+        self.writer.raw(
+            {"format": self.format_name, "event": chunk, "problem": "data part not in Mastra shape"}
+        )
 
     def finalize(self) -> None:
         if not self._ended and not self.writer.errored:

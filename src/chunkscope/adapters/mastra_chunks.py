@@ -8,6 +8,7 @@ ends without it was cut short and gets an ``error`` chunk saying so.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, overload
 
@@ -15,6 +16,7 @@ from ._base import StreamAdapter
 from ._events import sse_json
 from ._json import to_jsonable
 from ._writer import Chunk
+from .sse import SSEEvent
 
 
 class MastraChunkAdapter(StreamAdapter):
@@ -30,21 +32,24 @@ class MastraChunkAdapter(StreamAdapter):
         """Whether ``[DONE]`` was seen."""
         self.chunks_seen = 0
         """How many chunks passed through."""
+        self.events_seen = 0
+        """How many events arrived (chunks, ``[DONE]`` and unreadable ones), for messages."""
 
     def handle(self, event: Any) -> None:
+        self.events_seen += 1
         value = sse_json(event)
         if value == "[DONE]":
             self.done = True
             return
         if not isinstance(value, dict):
-            dumped = to_jsonable(value)
+            dumped = _json_object(value) or to_jsonable(value)
             value = dumped if isinstance(dumped, dict) and "type" in dumped else None
             if value is None:
                 self.writer.raw(
                     {
                         "format": self.format_name,
                         "event": to_jsonable(event),
-                        "problem": "not a Mastra chunk",
+                        "problem": f"event {self.events_seen}: {_why_not_a_chunk(event)}",
                     }
                 )
                 return
@@ -66,6 +71,33 @@ class MastraChunkAdapter(StreamAdapter):
                     "chunks: it was cut short"
                 }
             )
+
+
+def _json_object(value: Any) -> dict[str, Any] | None:
+    """A chunk sent as JSON text or UTF-8 bytes among dicts, parsed; None if it is not one."""
+    if not isinstance(value, (str, bytes, bytearray)):
+        return None
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _why_not_a_chunk(event: Any) -> str:
+    """What is wrong with an event that is not a Mastra chunk, as precisely as known."""
+    text = event.data if isinstance(event, SSEEvent) else event
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as err:
+            return f"not a Mastra chunk: not valid UTF-8 at byte {err.start}"
+    if isinstance(text, str):
+        try:
+            text = json.loads(text)
+        except (ValueError, RecursionError) as err:
+            return f"not a Mastra chunk: data is not valid JSON ({err})"
+    return f"not a Mastra chunk: expected a JSON object, got {type(text).__name__}"
 
 
 @overload
