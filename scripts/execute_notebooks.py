@@ -3,7 +3,8 @@
 Each notebook runs top to bottom in a fresh kernel from its own folder (as nbval runs it),
 then is written back with its outputs, with sequential execution counts, without widget
 state (``metadata.widgets``: its model ids change on every run) and without per-cell timing
-metadata, so that a re-run changes the file only where an output really changed.
+metadata, so that a re-run changes the file only where an output changed (and in the
+widget model ids, which are new on every run and which nbval does not compare).
 
     .venv/bin/python scripts/execute_notebooks.py                 # every notebooks/*.ipynb
     .venv/bin/python scripts/execute_notebooks.py notebooks/03-tool-calls.ipynb
