@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import chunkscope as cs
@@ -44,9 +45,16 @@ def test_traits_hold_the_final_run_and_never_a_transient_chunk() -> None:
     )
 
 
-def test_ready_gets_a_snapshot_with_live_transient_items_and_batches_follow() -> None:
-    view = Captured(cs.demo.stream(speed=0.0))
+def test_ready_gets_a_snapshot_without_transient_items_and_batches_follow() -> None:
+    gate = threading.Event()
+
+    def after_ready() -> Any:
+        gate.wait(10)
+        yield from cs.demo.stream(speed=0.0)
+
+    view = Captured(after_ready())
     view._on_front_end_message(view, {"kind": "ready"}, [])
+    gate.set()
     view.result(timeout=30)
     view._channel.join(5)
     kinds = [m["kind"] for m in view.sent]
@@ -54,10 +62,15 @@ def test_ready_gets_a_snapshot_with_live_transient_items_and_batches_follow() ->
     assert all(k in ("snapshot", "batch") for k in kinds)
     seqs = [m["seq"] for m in view.sent if m["kind"] == "batch"]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    assert any(
+        op["op"] == "transient" and op["item"]["type"] == "data-progress"
+        for m in view.sent if m["kind"] == "batch" for op in m["ops"]
+    ), "transient chunks travel live, as batch ops"
     view._on_front_end_message(view, {"kind": "ready"}, [])
     last = view.sent[-1]
     assert last["kind"] == "snapshot"
-    assert any(item["type"] == "data-progress" for item in last["transient"])
+    assert last["transient"] == [], "a page that arrives later does not get live-only items"
+    assert "data-progress" not in json.dumps(last)
 
 
 def test_stop_message_aborts_the_run() -> None:

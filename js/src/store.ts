@@ -122,7 +122,10 @@ export function applyDown(state: StoreState, msg: Down, receivedAt: number | nul
     return bump(state);
   }
   if (msg.kind === "snapshot") {
-    const next = fromSnapshot(msg.snapshot, msg.transient);
+    // Transient items are this page's live memory: a snapshot (an answer to "ready" or a
+    // resync) keeps the ones already shown and adds any the kernel sent.
+    const sent = Array.isArray(msg.transient) ? msg.transient : [];
+    const next = fromSnapshot(msg.snapshot, [...state.transient, ...sent]);
     next.problems = [...state.problems, ...next.problems].slice(-PROBLEM_CAP);
     next.version = state.version + 1;
     for (const id of next.byId.keys()) next.partRev.set(id, next.version);

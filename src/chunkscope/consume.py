@@ -101,7 +101,8 @@ class Channel:
         with self.lock:
             self._flush_locked()
             self._ready = True
-            self.sink.send_snapshot(self.state.snapshot(self.seq), list(self.state.transient))
+            # Transient items are live-only: a reloaded page starts without them.
+            self.sink.send_snapshot(self.state.snapshot(self.seq), [])
 
     def start(self, tick: Callable[[], None] | None = None) -> None:
         """Start the flusher thread; ``tick`` runs on it a few times a second."""
