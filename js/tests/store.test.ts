@@ -265,3 +265,12 @@ describe("createStore", () => {
     expect(store.get().seq).toBe(10);
   });
 });
+
+describe("transient items across snapshots", () => {
+  it("a snapshot message keeps the items this page already showed", () => {
+    let state = applyDown(emptyState(), snapshotMsg(snapshot([], { seq: 0 })));
+    state = applyDown(state, batch(1, { op: "transient", item: transient(0, "data-progress", "p", 50) }));
+    state = applyDown(state, snapshotMsg(snapshot([], { seq: 1 }), []));
+    expect(state.transient.map((t) => t.data)).toEqual([50]);
+  });
+});
