@@ -1,0 +1,10 @@
+"""``python -m chunkscope``: the same command line as ``chunkscope``."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

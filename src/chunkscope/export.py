@@ -1,0 +1,150 @@
+"""A run as one self-contained HTML page, to share with someone who has no notebook.
+
+The page holds everything it needs: the standalone front-end bundle and its styles inlined,
+the persisted run (``docs/wire.md`` Snapshot) embedded as JSON, and the static transcript in a
+``<noscript>`` for readers without JavaScript. It fetches nothing: a Content-Security-Policy
+allows only the page's own script (by hash), inline styles and ``data:`` images, so opening a
+shared file never reaches the network, not even for an image URL in the model's output.
+
+Transient chunks are never in the page: only the persisted run is written.
+
+>>> import chunkscope as cs
+>>> from chunkscope.export import write_html
+>>> write_html(cs.accumulate(cs.demo.stream(speed=0)), "run.html")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .record import replay
+from .safejson import safe_text
+from .state import RunState, accumulate
+
+if TYPE_CHECKING:
+    from .widget import StreamView
+
+_STATIC = Path(__file__).parent / "static"
+
+#: The ``id`` of the element holding the embedded snapshot (mirrors ``js/src/standalone.ts``).
+SNAPSHOT_ELEMENT_ID = "chunkscope-snapshot"
+#: The ``id`` of the element the app mounts into (mirrors ``js/src/standalone.ts``).
+ROOT_ELEMENT_ID = "chunkscope-root"
+
+
+class ExportError(RuntimeError):
+    """The page could not be written; the message says what was missing or wrong."""
+
+
+def write_html(
+    run: RunState | StreamView | str | Path, path: str | Path, *, title: str | None = None
+) -> Path:
+    """Write ``run`` as one self-contained HTML page at ``path`` and return the path.
+
+    ``run`` is a ``RunState``, a ``StreamView`` (its run as folded so far), or the path of a
+    JSONL recording (folded with its recorded timing). ``title`` overrides the run's title.
+    """
+    state = load_run(run)
+    page = page_html(state, title=title)
+    target = Path(path)
+    target.write_text(page, encoding="utf-8")
+    return target
+
+
+def load_run(run: RunState | StreamView | str | Path) -> RunState:
+    """The RunState behind ``run`` (see ``write_html``)."""
+    if isinstance(run, RunState):
+        return run
+    if isinstance(run, (str, Path)):
+        recording = Path(run)
+        if not recording.is_file():
+            raise ExportError(f"no recording at {str(recording)!r} (expected a .jsonl file)")
+        return accumulate(replay(recording, speed=0), title=recording.stem)
+    state = getattr(run, "state", None)
+    if isinstance(state, RunState):
+        return state
+    raise ExportError(
+        f"cannot export a {type(run).__name__}: pass a RunState, a StreamView or the path of "
+        "a .jsonl recording"
+    )
+
+
+def page_html(state: RunState, *, title: str | None = None) -> str:
+    """The standalone page for ``state`` as a string."""
+    script = inline_script(_read_static("standalone.js"))
+    style = _read_static("standalone.css")
+    if re.search(r"</style", style, re.IGNORECASE):
+        raise ExportError("the standalone stylesheet contains '</style'; it cannot be inlined")
+    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    policy = (
+        "default-src 'none'; "
+        f"script-src 'sha256-{script_hash}'; "
+        "style-src 'unsafe-inline'; "
+        "img-src data:; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    page_title = title if title is not None else (state.title or "chunkscope run")
+    snapshot = state.snapshot()
+    if title is not None:
+        snapshot["run"]["title"] = title
+    page = (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(policy)}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="generator" content="chunkscope">\n'
+        f"<title>{html.escape(page_title)}</title>\n"
+        f"<style>{style}</style>\n"
+        "</head>\n<body>\n"
+        f'<div id="{ROOT_ELEMENT_ID}"></div>\n'
+        f"<noscript>{state.static_html()}</noscript>\n"
+        f'<script type="application/json" id="{SNAPSHOT_ELEMENT_ID}">'
+        f"{embedded_json(snapshot)}</script>\n"
+        f"<script>{script}</script>\n"
+        "</body>\n</html>\n"
+    )
+    return safe_text(page)
+
+
+def embedded_json(value: Any) -> str:
+    """``value`` as JSON that can sit inside a ``<script>`` element without ending it.
+
+    ``<``, ``>`` and ``&`` become ``\\u`` escapes, so no ``</script>`` or ``<!--`` survives in
+    the text, whatever the run's content; ``JSON.parse`` reads the escapes back unchanged.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def inline_script(code: str) -> str:
+    """The bundle's code made safe to inline in a classic ``<script>`` element.
+
+    The HTML parser ends a script at ``</script`` and treats ``<!--`` specially. In the
+    minified bundle both can occur only inside string, template and regular-expression
+    literals (``<!--`` as code is a comment in classic scripts, which esbuild never emits), so
+    escaping the ``<`` as ``\\x3C`` keeps the meaning in all three.
+    """
+    return re.sub(r"<(?=/script|!--)", r"\\x3C", code, flags=re.IGNORECASE)
+
+
+def _read_static(name: str) -> str:
+    file = _STATIC / name
+    try:
+        return file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ExportError(
+            f"the front-end bundle {str(file)!r} is missing: build it with "
+            "'cd js && npm run build' (or reinstall chunkscope)"
+        ) from None
