@@ -158,8 +158,8 @@ def test_invalid_and_unknown_chunks_are_visible_and_do_not_stop_the_fold() -> No
     kinds = [n.notice for n in state.notices]
     assert kinds.count("invalid") == 2 and "unknown" in kinds
     assert any("brand-new-type" in w.message for w in state.warnings)
-    # the invalid tool-call is still shown as a call, best effort
-    assert len(state.tool_calls) == 1
+    # an invalid tool-call is its error row only: no call the stream did not validly make
+    assert state.tool_calls == []
 
 
 def test_invalid_known_chunk_is_folded_leniently() -> None:
@@ -291,3 +291,15 @@ def test_static_html_escapes_everything() -> None:
     html = state.static_html()
     assert "<script>alert" not in html and "&lt;script&gt;" in html
     assert "javascript:" not in html
+
+
+def test_agent_workflow_step_is_one_nested_run_under_its_step() -> None:
+    from pathlib import Path
+
+    path = Path(__file__).parent / "fixtures" / "mastra" / "workflow-agent-step.jsonl"
+    state = cs.accumulate(cs.replay(path, speed=0))
+    runs = state.nested_runs
+    assert len(runs) == 1
+    poet = next(s for s in state.workflow_steps if s.step_id == "poet")
+    assert runs[0].parent == poet.id and runs[0].label == "poet"
+    assert runs[0].status == "finished"

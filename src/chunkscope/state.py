@@ -84,7 +84,8 @@ def _field(obj: Any, snake: str, camel: str | None = None) -> Any:
         return value
     if isinstance(obj, Mapping):
         return obj.get(camel or snake)
-    return None
+    # a field the model does not declare is kept under its wire (camelCase) name
+    return getattr(obj, camel, None) if camel else None
 
 
 _MISSING = object()
@@ -670,7 +671,7 @@ class RunState:
                 run,
                 "warning",
                 "unknown",
-                f"unknown chunk type '{type_}' (chunk {index}); shown as is",
+                f"unknown chunk type '{type_}' at {where or f'chunk {index}'}; shown as is",
                 None,
                 t,
                 index,
@@ -1613,14 +1614,27 @@ class _Lenient:
         raw = chunk.raw
         if not isinstance(raw, Mapping) or not isinstance(raw.get("type"), str):
             return None
-        type_ = raw["type"]
-        if type_ in _LENIENT_SKIP:
+        if raw["type"] not in _LENIENT_TYPES:
             return None
         return cls(raw)
 
 
-# Folding these leniently would claim more than an invalid chunk can support.
-_LENIENT_SKIP = frozenset({"finish", "error", "abort", "tripwire"})
+# Structure and text only: a step that began, a block that opened, words that arrived. An
+# invalid tool, finish or error chunk is shown as its error row and nothing more, so that the
+# view never claims a call or an outcome the stream did not validly report.
+_LENIENT_TYPES = frozenset(
+    {
+        "start",
+        "step-start",
+        "step-finish",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "reasoning-start",
+        "reasoning-delta",
+        "reasoning-end",
+    }
+)
 
 
 def _add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
