@@ -71,6 +71,7 @@ RUN_STATUSES = (
     "incomplete",
 )
 
+_CALL_OPENERS = frozenset({"tool-call", "tool-call-input-streaming-start"})
 _DELTA_TYPES = frozenset({"text-delta", "reasoning-delta", "tool-call-delta"})
 _TERMINAL = frozenset({"finished", "aborted", "error", "tripwire"})
 
@@ -215,6 +216,7 @@ class RunState:
         self._row_text: list[str] = []
         self._row_chars = 0
         self._last_touched: Part | None = None
+        self._where: str | None = None
         self._handlers: dict[str, Callable[[_Run, Any, float, int], None]] = {
             "start": self._on_start,
             "step-start": self._on_step_start,
@@ -374,6 +376,7 @@ class RunState:
         """
         if t is None:
             t = self.now()
+        self._where = where
         index = self.chunk_count
         self.chunk_count += 1
         if t > self.elapsed_ms:
@@ -520,6 +523,7 @@ class RunState:
 
     def _warn(self, message: str, where: str | None, t: float, type_: str | None) -> None:
         touched = self._last_touched
+        where = where or self._where
         problem = self._problem(self.warnings, message, where, t, type_)
         self._notice(
             self._root, "warning", "warning", problem.describe(), None, t, problem.chunk_index
@@ -1067,6 +1071,12 @@ class RunState:
         call_id = _field(payload, "tool_call_id", "toolCallId")
         key = call_id if isinstance(call_id, str) else ""
         tool = self._tools.get(key)
+        if tool is not None and tool.t1 is not None and chunk.type in _CALL_OPENERS:
+            # the id of a call that already ended, used again: a new call, the first one kept
+            self._warn(
+                f"'{chunk.type}' reuses the id of finished tool call '{key}'", None, t, chunk.type
+            )
+            tool = None
         if tool is None:
             # A resumed stream (approval, resume) starts mid-step with no 'start': its first
             # result is for a call made in the earlier stream, which is not an error.
@@ -1326,6 +1336,14 @@ class RunState:
     def _on_quiet(self, run: _Run, chunk: Any, t: float, index: int) -> Part | None:
         if chunk.type.startswith("background-task-"):
             return self._on_background(run, chunk, t, index)
+        if chunk.type == "raw":
+            payload = _plain(chunk.payload)
+            if isinstance(payload, Mapping):
+                # an adapter keeps an event it could not translate as a raw chunk that says why
+                problem = payload.get("adapterError") or payload.get("problem")
+                if isinstance(problem, str) and problem:
+                    self._warn(problem, None, t, "raw")
+                    return self._last_touched
         return None
 
     def _on_background(self, run: _Run, chunk: Any, t: float, index: int) -> Part | None:
