@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: quickstart test setup lint typecheck js-test py-test clean
+.PHONY: quickstart test setup lint typecheck js-test py-test notebooks clean
 
 $(STAMP): pyproject.toml js/package.json js/package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ js-test: $(STAMP)
 
 py-test: $(STAMP)
 	$(PY) -m pytest
+	$(PY) -m pytest --nbval notebooks/ -p no:cacheprovider
+
+## Re-execute the teaching notebooks after a change to what they show (then commit them).
+notebooks: $(STAMP)
+	$(PY) scripts/execute_notebooks.py
 
 clean:
 	rm -rf $(VENV) js/node_modules src/chunkscope/static
