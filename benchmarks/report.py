@@ -64,14 +64,21 @@ def _visible(row: dict[str, Any], cap_s: float) -> str:
     outcomes: list[str] = row["outcomes"]
     if outcomes and all(o == "skipped" for o in outcomes):
         return row["errors"][0] if row["errors"] else "not run"
+    words = {
+        "timeout": f"did not finish in {cap_s:.0f} s",
+        "lost": "end never shown (dropped)",
+        "error": "error",
+    }
+    failed = [o for o in words if o in outcomes]
+    runs = len(outcomes)
+    if row["finished"] == 0 and len(failed) == 1:
+        return words[failed[0]]
+    notes = [f"{words[o]} {outcomes.count(o)}/{runs}" for o in failed]
     if row["finished"] == 0:
-        if "timeout" in outcomes:
-            return f"did not finish in {cap_s:.0f} s"
-        if "lost" in outcomes:
-            return "end never shown (dropped)"
-        return "error"
-    note = "" if row["finished"] == row["runs"] else f" ({row['finished']}/{row['runs']} runs)"
-    return _fmt(row["visible_s"], 3) + note
+        return ", ".join(notes)
+    return _fmt(row["visible_s"], 3) + (
+        f" (median of {row['finished']}; " + ", ".join(notes) + ")" if notes else ""
+    )
 
 
 def _table(rows: list[dict[str, Any]], cap_s: float, paced: bool) -> list[str]:
