@@ -259,10 +259,23 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
     | { kind: "pan"; x: number; y: number; start: Viewport; scrollY: number; moved: boolean }
     | { kind: "scrub" };
   let drag: Drag | null = null;
+  /**
+   * The canvas' box, read once per drag: reading it forces a layout whenever anything on the
+   * page changed, which on a page holding a huge transcript costs more than a frame.
+   */
+  let dragRect: DOMRect | null = null;
 
   const local = (event: MouseEvent): { x: number; y: number } => {
-    const rect = canvas.getBoundingClientRect();
+    const rect = dragRect ?? canvas.getBoundingClientRect();
     return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+  };
+
+  /** Style writes only when the value changes, so the page's styles stay valid while panning. */
+  const hideTooltip = (): void => {
+    if (!tooltip.hidden) tooltip.hidden = true;
+  };
+  const setCursor = (cursor: string): void => {
+    if (canvas.style.cursor !== cursor) canvas.style.cursor = cursor;
   };
 
   const hitAt = (x: number, y: number): TimelineItem | Marker | null => {
@@ -276,7 +289,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   let tipWidth = 0;
   const showTooltip = (target: TimelineItem | Marker | null, x: number, y: number): void => {
     if (target === null) {
-      tooltip.hidden = true;
+      hideTooltip();
       tipTarget = null;
       return;
     }
@@ -298,6 +311,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
 
   const onPointerDown = (event: PointerEvent): void => {
     if (event.button !== 0) return;
+    dragRect = canvas.getBoundingClientRect();
     const { x, y } = local(event);
     canvas.setPointerCapture?.(event.pointerId);
     if (x >= LABEL_WIDTH && (y < RULER_HEIGHT || nearCursor(x))) {
@@ -319,7 +333,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
       const dy = y - drag.y;
       if (!drag.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
       drag.moved = true;
-      tooltip.hidden = true;
+      hideTooltip();
       scrollY = Math.min(maxScroll(), Math.max(0, drag.scrollY - dy));
       setViewport({ ...drag.start, start: drag.start.start - dx * drag.start.msPerPx }, true);
       return;
@@ -331,7 +345,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
       drawDirty = true;
       schedule();
     }
-    canvas.style.cursor = y < RULER_HEIGHT || nearCursor(x) ? "col-resize" : target !== null && target.partId !== null ? "pointer" : "grab";
+    setCursor(y < RULER_HEIGHT || nearCursor(x) ? "col-resize" : target !== null && target.partId !== null ? "pointer" : "grab");
     showTooltip(target, x, y);
   };
 
@@ -339,8 +353,9 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
     const finished = drag;
     drag = null;
     canvas.releasePointerCapture?.(event.pointerId);
-    if (finished?.kind !== "pan" || finished.moved) return;
     const { x, y } = local(event);
+    dragRect = null;
+    if (finished?.kind !== "pan" || finished.moved) return;
     const target = hitAt(x, y);
     if (target !== null && target.partId !== null) {
       ctx.selection.set(target.partId);
@@ -349,7 +364,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   };
 
   const onPointerLeave = (): void => {
-    tooltip.hidden = true;
+    hideTooltip();
     if (hovered !== null) {
       hovered = null;
       drawDirty = true;
