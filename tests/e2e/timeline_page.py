@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -91,7 +90,8 @@ _COLOUR_JS = (
   const scale = canvas.width / canvas.getBoundingClientRect().width;
   const w = Math.max(1, Math.round((x1 - x0) * scale));
   const h = Math.max(1, Math.round((y1 - y0) * scale));
-  const data = canvas.getContext('2d').getImageData(Math.round(x0 * scale), Math.round(y0 * scale), w, h).data;
+  const data = canvas.getContext('2d')
+    .getImageData(Math.round(x0 * scale), Math.round(y0 * scale), w, h).data;
   const counts = new Map();
   for (let i = 0; i < data.length; i += 4) {
     const key = data[i] + ',' + data[i + 1] + ',' + data[i + 2];
@@ -314,7 +314,11 @@ def read_outline(lab: LabPage, title: str) -> Outline | None:
 
 
 def wait_outline(
-    lab: LabPage, title: str, condition: Callable[[Outline], bool], what: str, timeout_s: float = 15.0
+    lab: LabPage,
+    title: str,
+    condition: Callable[[Outline], bool],
+    what: str,
+    timeout_s: float = 15.0,
 ) -> Outline:
     """Poll the outline until ``condition`` holds; fail with the last outline seen."""
     last: list[Outline | None] = [None]
@@ -353,7 +357,9 @@ def click_canvas(lab: LabPage, title: str, x: float, y: float) -> None:
     lab.page.mouse.click(box["x"] + x, box["y"] + y)
 
 
-def drag_on_canvas(lab: LabPage, title: str, start: tuple[float, float], end: tuple[float, float]) -> None:
+def drag_on_canvas(
+    lab: LabPage, title: str, start: tuple[float, float], end: tuple[float, float]
+) -> None:
     """A real mouse drag across the canvas from ``start`` to ``end`` (canvas CSS px)."""
     box = lab.page.evaluate(_CANVAS_BOX_JS, title)
     mouse = lab.page.mouse
@@ -370,7 +376,7 @@ def canvas_box(lab: LabPage, title: str) -> dict[str, float]:
 
 
 def read_transcript(lab: LabPage, title: str) -> dict[str, Any]:
-    """The transcript panel: shown, its text parts' text, tool-card count, scrub banner, selection."""
+    """The transcript: shown, its text parts' text, tool-card count, scrub banner, selection."""
     reading: dict[str, Any] = lab.page.evaluate(_TRANSCRIPT_JS, title)
     return reading
 
@@ -396,11 +402,6 @@ def offset_ms(text: str) -> float:
     if match := re.fullmatch(r"(\d+):([\d.]+)", text):
         return (int(match.group(1)) * 60 + float(match.group(2))) * 1000
     raise ValueError(f"not an offset: {text!r}")
-
-
-def dominant(values: list[str]) -> str:
-    """The most frequent value."""
-    return Counter(values).most_common(1)[0][0]
 
 
 def poll(condition: Callable[[], Any], what: str, timeout_s: float = 15.0) -> Any:
