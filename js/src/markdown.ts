@@ -6,12 +6,20 @@
  */
 import createDOMPurify, { type DOMPurify } from "dompurify";
 import { Marked } from "marked";
+import { schedule } from "./frame";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 /** A still-growing last block longer than this is shown as plain text until it ends, so a
  * huge unfinished paragraph or code block is not re-parsed on every frame. */
 export const LIVE_MARKDOWN_LIMIT = 32_000;
+
+/** At most this many characters of finished blocks are rendered as markdown per frame. */
+export const COMMIT_BUDGET = 16_000;
+
+/** A single finished block up to this size is still rendered as markdown (a long code
+ * block); a larger one stays plain text. */
+export const FINAL_BLOCK_LIMIT = 200_000;
 
 const marked = new Marked({ gfm: true, breaks: false });
 let purifier: DOMPurify | null | undefined;
@@ -102,6 +110,10 @@ export class MarkdownView {
   private readonly live: HTMLElement;
   private lastTail: string | null = null;
   private lastFinal = false;
+  private wanted = "";
+  private wantedFinal = false;
+  /** Carries on committing a text too long to render in one frame. */
+  private readonly resume = (): void => this.update(this.wanted, this.wantedFinal);
 
   constructor(className = "cs-md") {
     this.el = document.createElement("div");
@@ -115,6 +127,8 @@ export class MarkdownView {
 
   /** Show `text`; `final` says it will not grow any more. */
   update(text: string, final: boolean): void {
+    this.wanted = text;
+    this.wantedFinal = final;
     if (!text.startsWith(this.committed)) {
       // Not a continuation (a past state while scrubbing, or a replaced part): start over.
       this.committed = "";
@@ -122,21 +136,27 @@ export class MarkdownView {
       this.lastTail = null;
     }
     let tail = text.slice(this.committed.length);
-    if (tail.length <= LIVE_MARKDOWN_LIMIT || final) {
-      const cut = final ? 0 : completePrefixLength(tail);
-      if (cut > 0) {
-        const block = document.createElement("div");
-        block.className = "cs-md-block";
-        block.append(renderMarkdown(tail.slice(0, cut)));
-        this.done.append(block);
-        this.committed += tail.slice(0, cut);
-        tail = tail.slice(cut);
-      }
+    // Commit the complete blocks found in a bounded window, so one frame never renders more
+    // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame.
+    const small = tail.length <= COMMIT_BUDGET;
+    const cut = final && small ? 0 : completePrefixLength(small ? tail : tail.slice(0, COMMIT_BUDGET));
+    if (cut > 0) {
+      const block = document.createElement("div");
+      block.className = "cs-md-block";
+      block.append(renderMarkdown(tail.slice(0, cut)));
+      this.done.append(block);
+      this.committed += tail.slice(0, cut);
+      tail = tail.slice(cut);
     }
+    if (cut > 0 && tail.length > COMMIT_BUDGET) schedule(this.resume);
     if (tail === this.lastTail && final === this.lastFinal) return;
     this.lastTail = tail;
     this.lastFinal = final;
-    if (tail.length > LIVE_MARKDOWN_LIMIT && !final) {
+    const pending = cut > 0 && tail.length > COMMIT_BUDGET;
+    const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
+    if (tail.length > limit) {
+      // A block this large (or the rest of a text still being committed) is drawn as plain
+      // text: rendering it as markdown in one go would freeze the page.
       const plain = document.createElement("div");
       plain.className = "cs-md-plain";
       plain.textContent = tail;

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import {
+  COMMIT_BUDGET,
   completePrefixLength,
   isAllowedImageUrl,
   LIVE_MARKDOWN_LIMIT,
@@ -91,5 +92,22 @@ describe("incremental rendering", () => {
     view.update("alpha\n\nbeta\n\ngamma", true);
     view.update("alpha\n\nbe", false);
     expect(view.el.textContent?.replace(/\s+/g, " ").trim()).toBe("alpha be");
+  });
+
+  it("renders a long finished text a budget at a time, one frame after another", async () => {
+    const view = new MarkdownView();
+    const paragraphs = Array.from({ length: 1600 }, (_, k) => `Paragraph ${k} with *some* words.`);
+    const text = `${paragraphs.join("\n\n")}\n`;
+    view.update(text, true);
+    const firstFrame = view.el.querySelectorAll(".cs-md-done p").length;
+    expect(firstFrame).toBeGreaterThan(0);
+    expect(firstFrame * 34).toBeLessThanOrEqual(COMMIT_BUDGET + 100);
+    expect(view.el.querySelector(".cs-md-plain")).not.toBeNull();
+    for (let k = 0; k < 100 && view.el.querySelectorAll("p").length < 1600; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(view.el.querySelectorAll("p")).toHaveLength(1600);
+    expect(view.el.querySelectorAll("em")).toHaveLength(1600);
+    expect(view.el.querySelector(".cs-md-plain")).toBeNull();
   });
 });
