@@ -314,6 +314,9 @@ _CONFIG = ConfigDict(
     populate_by_name=True,
     strict=True,
     alias_generator=to_camel,
+    # Bytes are not JSON: dumped as (URL-safe) base64, so binary that is not UTF-8 is kept
+    # rather than failing the dump, as the adapters do with bytes.
+    ser_json_bytes="base64",
     # Build each validator on first use: importing stays fast, and a stream only pays for
     # the types it actually sends.
     defer_build=True,
@@ -2097,22 +2100,19 @@ def _validator_for(kind: str) -> _Validate:
     return UnknownChunk.__pydantic_validator__.validate_python
 
 
-MAX_NESTING = 200
-"""Chunks nested deeper than this many levels are invalid: pydantic cannot dump them back
-(its serializer stops at 255 levels), so folding one would fail later, far from its cause."""
+_JSON_LEAVES = (str, int, float, bool, type(None))
 
 
-def _nested_deeper_than(value: Any, limit: int) -> bool:
-    """Whether dicts and lists in ``value`` nest more than ``limit`` levels (no recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
+def _has_exotic_leaf(value: Any) -> bool:
+    """Whether dicts and lists in ``value`` hold a leaf that is not a JSON scalar."""
+    stack: list[Any] = [value]
     while stack:
-        item, level = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        for child in children:
+        item = stack.pop()
+        for child in item.values() if isinstance(item, dict) else item:
             if isinstance(child, (dict, list, tuple)):
-                if level + 1 > limit:
-                    return True
-                stack.append((child, level + 1))
+                stack.append(child)
+            elif not isinstance(child, _JSON_LEAVES):
+                return True
     return False
 
 
@@ -2138,8 +2138,13 @@ def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
         return _invalid(str(kind), _issues(err), data)
     except RecursionError:
         return _invalid(str(kind), [("", "input nested too deeply to validate")], data)
-    if not depth and _nested_deeper_than(data, MAX_NESTING):
-        return _invalid(str(kind), [("", f"nested deeper than {MAX_NESTING} levels")], data)
+    if not depth and _has_exotic_leaf(data):
+        # A Python value that is not JSON (bytes, a set, an object ...): fine if the model
+        # can dump it, otherwise the chunk cannot be shown and is reported here, not later.
+        try:
+            chunk.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        except Exception as err:
+            return _invalid(str(kind), [("", f"holds a value that is not JSON: {err}")], data)
     return chunk
 
 
