@@ -287,11 +287,12 @@ def status(lab: LabPage, title: str) -> str | None:
 
 def wait_ended(lab: LabPage, title: str, timeout_s: float = 30.0) -> str:
     """Wait until the widget's run has ended and return its status."""
-    return poll(
+    ended: str = poll(
         lambda: (s := status(lab, title)) not in (None, "", "waiting", "running") and s,
         f"{title}: the run ending",
         timeout_s,
     )
+    return ended
 
 
 def read_outline(lab: LabPage, title: str) -> Outline | None:
@@ -328,9 +329,10 @@ def wait_outline(
         return last[0] if last[0] is not None and condition(last[0]) else None
 
     try:
-        return poll(ready, f"{title}: {what}", timeout_s)
+        outline: Outline = poll(ready, f"{title}: {what}", timeout_s)
     except LabPageError as error:
         raise LabPageError(f"{error}; last outline: {last[0]!r}") from None
+    return outline
 
 
 def scan_canvas(lab: LabPage, title: str, step_x: int = 4, step_y: int = 6) -> list[Hit]:
