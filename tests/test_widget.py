@@ -111,3 +111,14 @@ def test_record_option_writes_the_run_without_transient_chunks(tmp_path: Any) ->
     assert not any(x["chunk"]["type"] == "data-progress" for x in lines)
     replayed = cs.accumulate(cs.replay(path, speed=0))
     assert replayed.text == view.state.text
+
+
+def test_the_first_view_gets_transient_items_that_came_before_it() -> None:
+    view = Captured(cs.demo.stream(speed=0))
+    view.result(timeout=30)
+    view._on_front_end_message(view, {"kind": "ready"}, [])
+    first = view.sent[-1]
+    assert any(item["type"] == "data-progress" for item in first["transient"])
+    assert "data-progress" not in json.dumps(first["snapshot"])
+    view._on_front_end_message(view, {"kind": "ready"}, [])
+    assert view.sent[-1]["transient"] == []

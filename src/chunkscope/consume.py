@@ -100,9 +100,12 @@ class Channel:
         """A view appeared (or asked to resync): send it everything so far."""
         with self.lock:
             self._flush_locked()
+            # Transient items are live-only: the first view of the run gets the ones that came
+            # before it was drawn (a fast replay outruns the page); a reloaded or later page
+            # starts without them.
+            transient = [] if self._ready else list(self.state.transient)
             self._ready = True
-            # Transient items are live-only: a reloaded page starts without them.
-            self.sink.send_snapshot(self.state.snapshot(self.seq), [])
+            self.sink.send_snapshot(self.state.snapshot(self.seq), transient)
 
     def start(self, tick: Callable[[], None] | None = None) -> None:
         """Start the flusher thread; ``tick`` runs on it a few times a second."""
