@@ -231,3 +231,22 @@ def test_replay_keeps_the_recorded_timing(tmp_path: Any) -> None:
     state, _, _ = run(cs.replay(path, speed=0))
     recorded = [json.loads(line)["t"] for line in path.read_text().splitlines()]
     assert state.elapsed_ms == pytest.approx(recorded[-1], abs=0.01)
+
+
+async def test_result_on_the_loop_of_an_async_source_says_to_await_instead() -> None:
+    async def agen() -> AsyncIterator[dict[str, Any]]:
+        await asyncio.sleep(0.05)
+        yield {"type": "start", "runId": "r", "from": "AGENT", "payload": {}}
+
+    consumer = Consumer(agen(), Channel(cs.RunState(), Browser()))
+    consumer.start()
+    with pytest.raises(RuntimeError, match=r"await view\.wait"):
+        consumer.result(timeout=1)
+    await consumer.wait()
+
+
+def test_a_source_that_is_both_sync_and_async_is_read_in_a_thread() -> None:
+    consumer = Consumer(cs.demo.stream(speed=0), Channel(cs.RunState(), Browser()))
+    consumer.start()
+    assert consumer._task is None
+    assert consumer.result(timeout=30).status == "finished"

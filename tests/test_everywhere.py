@@ -33,7 +33,8 @@ CDN = re.compile(r"unpkg|jsdelivr|cdn\.", re.IGNORECASE)
 
 #: Two runs, each awaited in the cell that starts it, then a cell that displays its final
 #: RunState (the static transcript). nbclient records a widget's messages only while the cell
-#: whose parent they carry runs (see the strict xfail below for the other order).
+#: whose parent they carry runs; a run awaited in a later cell is saved too, because wait()
+#: sends the final snapshot again from the cell that waited.
 CELLS = [
     "import chunkscope as cs\n"
     "view = cs.show(cs.demo.stream(speed=4), title='weather demo')\n"
@@ -108,15 +109,6 @@ def test_nbclient_saves_each_finished_run_and_no_transient_chunk(executed: Any) 
         assert marker not in saved
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the final snapshot trait is written from the consumer's thread/task, under the parent "
-        "of the cell that called show(); nbclient drops comm messages of cells it is not "
-        "running, so a run awaited in a later cell is saved with snapshot=None. Needs "
-        "StreamView.wait()/result() to send_state('snapshot') once the run ended."
-    ),
-)
 def test_a_run_awaited_in_a_later_cell_is_saved_too() -> None:
     notebook = new_notebook(
         [

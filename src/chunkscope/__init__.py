@@ -14,6 +14,7 @@ from ._version import __version__
 from .adapters import adapt, detect, mastra, sse
 from .chunks import BaseChunk, Chunk, InvalidChunk, UnknownChunk, parse_chunk
 from .compare import RunComparison, compare
+from .export import write_html
 from .parts import Usage
 from .problems import Problem
 from .record import Replay, arecord, record, replay
@@ -45,6 +46,7 @@ __all__ = [
     "replay",
     "show",
     "sse",
+    "write_html",
 ]
 
 

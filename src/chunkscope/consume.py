@@ -244,6 +244,16 @@ class Consumer:
 
     def result(self, timeout: float | None = None) -> RunState:
         """Block until the end (for scripts and plain IPython); re-raise the source's error."""
+        if self._task is not None and not self.done:
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is self._task.get_loop():
+                raise RuntimeError(
+                    "result() would block the event loop this async source runs on, so the "
+                    "run could never end: use `await view.wait()` (or `await view`) instead"
+                )
         try:
             finished = self._done.wait(timeout)
         except BaseException:
@@ -331,7 +341,9 @@ def _resolve(future: asyncio.Future[None]) -> None:
 
 
 def _is_async_source(source: Any) -> bool:
-    return hasattr(source, "__aiter__") and not isinstance(source, Replay)
+    """Only sources that cannot be read synchronously run on the event loop: a source that is
+    both (the demo, a replay) is read in a thread, so blocking on it never stalls the loop."""
+    return hasattr(source, "__aiter__") and not hasattr(source, "__iter__")
 
 
 def _timed_sync(source: Any) -> Iterator[tuple[float | None, Any, str | None]]:

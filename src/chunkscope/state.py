@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pydantic_core
@@ -463,6 +464,13 @@ class RunState:
         from .transcript import transcript_html
 
         return transcript_html(self)
+
+    def write_html(self, path: str | Path, *, title: str | None = None) -> Path:
+        """Write the run as one self-contained, offline HTML page (transcript, timeline,
+        inspector); see ``chunkscope.export.write_html``."""
+        from .export import write_html
+
+        return write_html(self, path, title=title)
 
     def __repr__(self) -> str:
         return self.transcript()

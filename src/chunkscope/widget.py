@@ -87,13 +87,27 @@ class StreamView(anywidget.AnyWidget):
         """The final RunState, once the stream ended; re-raises what the source raised."""
         if self._consumer is None:
             return self.state
-        return await self._consumer.wait()
+        try:
+            return await self._consumer.wait()
+        finally:
+            self._resend_final()
 
     def result(self, timeout: float | None = None) -> RunState:
         """Block until the end (scripts, plain IPython) and return the final RunState."""
         if self._consumer is None:
             return self.state
-        return self._consumer.result(timeout)
+        try:
+            return self._consumer.result(timeout)
+        finally:
+            self._resend_final()
+
+    def _resend_final(self) -> None:
+        # The final snapshot was sent from the consumer's thread, under the message parent of
+        # the cell that started the run; nbclient and nbconvert --execute keep only comm
+        # messages of the cell they run. Sending it again from the cell that waited makes a
+        # notebook executed headless save the finished run.
+        if self.done and self.snapshot is not None:
+            self.send_state("snapshot")
 
     def stop(self) -> None:
         """Stop reading the source; the run ends ``aborted``."""
