@@ -34,8 +34,11 @@ typecheck: $(STAMP)
 js-test: $(STAMP)
 	cd js && npm test --silent
 
+# The browser tests run in a session of their own: Playwright's sync API keeps an event loop
+# running in the main thread for as long as its browser lives.
 py-test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest --ignore=tests/e2e
+	$(PY) -m pytest tests/e2e
 	$(PY) -m pytest --nbval notebooks/ -p no:cacheprovider
 
 ## Re-execute the teaching notebooks after a change to what they show (then commit them).

@@ -178,7 +178,9 @@ class MastraWriter:
             self.step_finish("tool-calls" if self._step_called_tools else "unknown")
             self._flush_pending_step()
         self._step_called_tools = False
-        payload: dict[str, Any] = {"messageId": message_id or self.new_id("msg"), "request": {}}
+        # a foreign event's id of the wrong type must not make the step chunk invalid
+        valid_id = message_id if isinstance(message_id, str) and message_id else None
+        payload: dict[str, Any] = {"messageId": valid_id or self.new_id("msg"), "request": {}}
         payload.update({k: to_jsonable(v) for k, v in extra.items() if v is not None})
         self.step_open = True
         self.emit("step-start", payload)
