@@ -148,3 +148,42 @@ def test_closing_the_page_mid_stream_and_coming_back_shows_the_whole_run(
     end = wait_status(second_page, "finished", 90)
     second_page.screenshot("comeback-finished")
     assert words(end.text) == [f"w{i}" for i in range(900)], "words lost across the reconnect"
+
+
+BAD_LINES = [
+    b'{"type": "text-delta", "runId": "slow", "payload": {"id": "t", "te',
+    b"[1, 2, 3]",
+    b'{"type": "mystery-chunk", "payload": {}}',
+    b'{"type": "text-delta", "payload": {"id": "t", "text": "\xff\xfe"}}',
+    b'{"type": "tool-call", "runId": "slow", "from": "AGENT", "payload": {"args": {}}}',
+]
+
+
+def test_bad_lines_of_a_recording_show_rows_that_name_their_lines(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    good = [
+        b'{"type": "start", "runId": "slow", "from": "AGENT", "payload": {}}',
+        b'{"type": "text-start", "runId": "slow", "from": "AGENT", "payload": {"id": "t"}}',
+        b'{"type": "text-delta", "runId": "slow", "from": "AGENT", '
+        b'"payload": {"id": "t", "text": "Kept before the damage."}}',
+    ]
+    (lab.server.root_dir / "bad.jsonl").write_bytes(b"\n".join([*good, *BAD_LINES]) + b"\n")
+    path = lab.new_notebook(
+        ["import chunkscope as cs\nview = cs.show('bad.jsonl', title='bad')"], "bad"
+    )
+    lab.open(path)
+    assert lab.run_cell(0)
+    end = wait_view(lab, lambda v: v.status == "incomplete", "the run's end", 60)
+    lab.screenshot("bad-lines")
+    assert "Kept before the damage." in end.text
+    notices = " | ".join(end.notices)
+    for line in range(len(good) + 1, len(good) + len(BAD_LINES) + 1):
+        assert f"line {line}" in notices, f"no row names line {line}: {notices}"
+    for words_ in (
+        "not valid JSON",
+        "expected a JSON object",
+        "mystery-chunk",
+        "UTF-8",
+        "toolCallId",
+    ):
+        assert words_ in notices, f"no row says {words_!r}: {notices}"
