@@ -13,12 +13,14 @@ fold carries on; broken chunks become error notices that keep the raw input.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pydantic_core
+from pydantic import BaseModel
 
 from .chunks import InvalidChunk, UnknownChunk, chunk_family, is_transient, parse_chunk
 from .parts import (
@@ -96,8 +98,33 @@ _MISSING = object()
 def _plain(value: Any) -> Any:
     """A JSON-ready value from a payload field that may be a pydantic model."""
     if hasattr(value, "model_dump"):
-        return value.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        return _dump(value)
     return value
+
+
+def _dump(model: Any) -> Any:
+    """A model as its JSON; one too deep for pydantic's serializer (255 levels) is cut to a
+    safe depth from its Python form instead (``_TOO_DEEP`` marks that)."""
+    try:
+        return model.model_dump(by_alias=True, exclude_unset=True, mode="json")
+    except (ValueError, RecursionError):
+        return _TooDeep(clip_for_wire(_python_form(model)))
+
+
+class _TooDeep(dict[str, Any]):
+    """A dumped chunk that had to be cut because it nests too deeply."""
+
+
+def _python_form(model: Any) -> Any:
+    """A model's fields (and extras) as plain Python, without running its serializer."""
+    if not isinstance(model, BaseModel):
+        return model
+    out: dict[str, Any] = {}
+    for name, info in type(model).model_fields.items():
+        if name in model.model_fields_set:
+            out[info.alias or name] = _python_form(getattr(model, name))
+    out.update({k: _python_form(v) for k, v in (model.model_extra or {}).items()})
+    return out
 
 
 def _message_of(error: Any) -> str:
@@ -388,7 +415,16 @@ class RunState:
         if type(type_) is str and type_.startswith("data-") and is_transient(parsed):
             self._on_transient(parsed, t, index)
         else:
-            self._fold(self._root, parsed, t, index, where)
+            try:
+                self._fold(self._root, parsed, t, index, where)
+            except Exception as exc:  # the fold never raises on data: say what broke, go on
+                message = f"chunkscope could not fold this '{type_}' chunk: {exc!r}"
+                self._problem(
+                    self.errors, message, where, t, type_ if type(type_) is str else None, index
+                )
+                self._notice(
+                    self._root, "error", "invalid", f"chunk {index}: {message}", None, t, index
+                )
         self._ops = []
         return ops
 
@@ -572,7 +608,14 @@ class RunState:
         if type(chunk) is InvalidChunk:
             json: Any = {"error": chunk.error, "raw": chunk.raw}
         else:
-            json = chunk.model_dump(by_alias=True, exclude_unset=True, mode="json")
+            json = _dump(chunk)
+            if isinstance(json, _TooDeep):
+                message = f"'{type_}' holds values nested too deeply to show in full (cut)"
+                problem = self._problem(self.errors, message, self._where, t, type_, index)
+                touched = self._last_touched
+                self._notice(self._root, "error", "invalid", problem.describe(), None, t, index)
+                self._last_touched = touched
+                json = dict(json)
         json, truncated = _limit_json(json)
         row = {
             "i": index,
@@ -820,6 +863,9 @@ class RunState:
     def _on_error(self, run: _Run, chunk: Any, t: float, index: int) -> None:
         error = _plain(_field(chunk.payload, "error"))
         message = _message_of(error) or "the stream reported an error"
+        self._problem(
+            self.errors, f"the stream reported an error: {message}", self._where, t, "error", index
+        )
         self._notice(run, "error", "error", message, error, t, index)
         self._close_open(run, t)
         if run is self._root:
@@ -1697,9 +1743,19 @@ def _after_finish_ok(type_: str) -> bool:
 
 
 def _limit_json(value: Any) -> tuple[Any, bool]:
-    """Keep an inspector row small: values past ROW_JSON_LIMIT are clipped, and say so."""
+    """Keep an inspector row near ROW_JSON_LIMIT: strings and lists are clipped first; a row
+    still too large (many large values) keeps a shorter clip, then only a text preview."""
     clipped = clip_for_wire(value, max_string=ROW_JSON_LIMIT // 4, max_items=200)
-    return clipped, clipped is not value
+    if clipped is value:
+        return value, False
+    size = len(json.dumps(clipped, ensure_ascii=False))
+    if size <= ROW_JSON_LIMIT:
+        return clipped, True
+    clipped = clip_for_wire(value, max_string=256, max_items=20)
+    text = json.dumps(clipped, ensure_ascii=False)
+    if len(text) <= ROW_JSON_LIMIT:
+        return clipped, True
+    return {"preview": text[:ROW_JSON_LIMIT] + "…"}, True
 
 
 def accumulate(chunks: Iterable[Any], title: str = "") -> RunState:
