@@ -19,6 +19,9 @@ from .batching import Op, coalesce, weight
 from .record import Recorder, Replay
 from .state import RunState
 
+WAKE_INTERVAL = 0.1
+"""Seconds between wake-ups of a coroutine waiting for the run, so an interrupt is seen."""
+
 PERSIST_GROWTH = 4
 """The persisted snapshot is refreshed mid-run each time the content grew by this factor."""
 
@@ -234,7 +237,13 @@ class Consumer:
             if self.done and not future.done():
                 future.set_result(None)
             try:
-                await future
+                # Wake a few times a second: a kernel interrupt is delivered when the loop
+                # runs, and a loop waiting on a thread's future alone may not run until the end.
+                while not future.done():
+                    try:
+                        await asyncio.wait_for(asyncio.shield(future), WAKE_INTERVAL)
+                    except asyncio.TimeoutError:
+                        continue
             except BaseException:
                 self.stop()
                 raise
