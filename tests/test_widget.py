@@ -122,3 +122,27 @@ def test_the_first_view_gets_transient_items_that_came_before_it() -> None:
     assert "data-progress" not in json.dumps(first["snapshot"])
     view._on_front_end_message(view, {"kind": "ready"}, [])
     assert view.sent[-1]["transient"] == []
+
+
+def test_show_as_a_cells_last_line_draws_the_view_once() -> None:
+    import nbclient
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell(code)
+        for code in (
+            "import chunkscope as cs\ncs.show(cs.demo.stream(speed=0), title='last line')",
+            "view = cs.show(cs.demo.stream(speed=0), title='assigned')",
+            "view",
+        )
+    ]
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    shown = [
+        [o["data"]["text/plain"] for o in cell.outputs if "data" in o] for cell in notebook.cells
+    ]
+    assert shown == [
+        ["StreamView(title='last line')"],
+        ["StreamView(title='assigned')"],
+        ["StreamView(title='assigned')"],  # a later cell draws a second view of it
+    ]

@@ -62,9 +62,5 @@ def show(source: Any, *, title: str = "", display: bool = True, **options: Any) 
     """
     view = StreamView(source, title=title, **options)
     if display:
-        try:
-            from IPython.display import display as ipython_display
-        except ImportError:
-            return view
-        ipython_display(view)  # type: ignore[no-untyped-call]
+        view.display_once()
     return view

@@ -55,6 +55,7 @@ class StreamView(anywidget.AnyWidget):
         self.state = RunState(title)
         """The run as folded so far (live while streaming)."""
         self._channel = Channel(self.state, _WidgetSink(self), max_rate=max_rate)
+        self._shown_in: int | None = None
         self.on_msg(self._on_front_end_message)
         self._consumer: Consumer | None = None
         if source is not None:
@@ -116,6 +117,31 @@ class StreamView(anywidget.AnyWidget):
 
     def __await__(self) -> Generator[Any, None, RunState]:
         return self.wait().__await__()
+
+    def display_once(self) -> None:
+        """Display the view now. When ``cs.show(...)`` is a cell's last line, the cell's echo
+        of the returned view does not draw it a second time; a later cell does."""
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:
+            return
+        display(self)  # type: ignore[no-untyped-call]
+        shell = get_ipython()
+        self._shown_in = getattr(shell, "execution_count", None) if shell else None
+
+    def _ipython_display_(self) -> None:
+        from IPython import get_ipython
+        from IPython.display import display
+
+        shell = get_ipython()
+        count = getattr(shell, "execution_count", None) if shell else None
+        if self._shown_in is not None and count == self._shown_in:
+            self._shown_in = None  # the echo of the cell that showed it
+            return
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
 
     def __repr__(self) -> str:
         return f"StreamView(title={self.title!r})"

@@ -85,13 +85,6 @@ def interrupt_during_wait(lab: LabPage, name: str, show: str) -> None:
     assert len(words(read_view(lab).text)) == len(words(kernel["text"]))  # type: ignore[union-attr]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="consume.py Consumer.wait: with a sync source (a thread) the kernel's event loop "
-    "sleeps in select() until the run ends, so the interrupt's cancellation is handled only "
-    "when the source is exhausted; the run then ends 'finished', not 'aborted' (a loop woken "
-    "every 0.1 s handles it in 0.1 s and aborts the run)",
-)
 def test_interrupting_await_wait_stops_a_sync_source(lab: LabPage) -> None:
     interrupt_during_wait(lab, "interrupt-sync", "view = cs.show(slow_sync(), title='sync')")
 

@@ -45,12 +45,6 @@ BAD = len(OPENING)
 VIEW_TIMEOUT_S = 60.0
 
 
-STATE_BUG_DEEP = (
-    "state.py: RunState.handle raises ValueError('Maximum serialization depth exceeded') for a "
-    "chunk holding a value nested 255+ levels deep (parse_chunk keeps such values, see "
-    "tests/test_chunks.py::test_deep_nesting_does_not_raise): _row_for and _plain call "
-    "chunk.model_dump(mode='json'), whose serializer stops at 255 levels"
-)
 
 
 def nested_list(depth: int) -> Any:
@@ -180,7 +174,6 @@ CASES = [
         ("tool-result", "deep"),
         offset=1,
         parsed=cs.chunks.ToolResultChunk,
-        marks=[pytest.mark.xfail(strict=True, raises=ValueError, reason=STATE_BUG_DEEP)],
     ),
     Case(
         "a Python value nested 10k levels deep",
@@ -190,7 +183,6 @@ CASES = [
         offset=1,
         parsed=cs.chunks.ToolResultChunk,
         recordable=False,
-        marks=[pytest.mark.xfail(strict=True, raises=ValueError, reason=STATE_BUG_DEEP)],
     ),
 ]
 
@@ -297,17 +289,13 @@ def test_a_10_mb_tool_result_is_kept_whole_and_the_inspector_row_is_clipped() ->
     row = state.rows[-1]
     assert row["type"] == "tool-result" and row.get("truncated") is True
     assert len(json.dumps(row["json"])) < MB // 4
+    # the browser gets a cut copy that parses in milliseconds; Python keeps the whole value
     wire = wire_json(state.snapshot())
-    assert len(wire) > 10 * MB
+    assert len(wire) < MB
+    assert "more items" in wire
     assert folded.seconds < 10.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="state.py _limit_json: a row is clipped per string (ROW_JSON_LIMIT // 4) and per "
-    "list (200 items) but not as a whole, so a 10 MB result of 100 strings of 100 KB keeps a "
-    "1.6 MB inspector row, 25 times ROW_JSON_LIMIT",
-)
 def test_the_inspector_row_of_a_10_mb_result_stays_near_its_size_limit() -> None:
     result = ["y" * 100_000 for _ in range(100)]
     state = fold([*OPENING, tool_call("big", "dump", {}), tool_result("big", "dump", result)]).state

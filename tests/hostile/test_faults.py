@@ -250,12 +250,6 @@ def test_an_http_source_that_hangs_ends_after_its_timeout_with_a_clear_error() -
     assert "after 12 events" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="state.py: an 'error' chunk (a transport failure the adapter reports, or the "
-    "stream's own error) sets state.error and a notice but adds nothing to state.errors, so "
-    "code that checks RunState.errors misses the run's failure",
-)
 def test_a_transport_failure_is_on_run_state_errors_too() -> None:
     body = sse_body(OPENING) + b'data: {"type": "text-delta", "pay'
     with raw_http_server(body, then="close") as url:
