@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pydantic_core
 from pydantic import BaseModel
@@ -48,6 +48,8 @@ from .safejson import clip_for_wire, safe_text
 
 Op = dict[str, Any]
 """One wire op (``docs/wire.md``)."""
+
+P = TypeVar("P", bound=Part)
 
 ARGS_REPARSE_MS = 33.0
 """Streaming tool arguments are re-parsed as partial JSON at most once per this interval."""
@@ -335,12 +337,12 @@ class RunState:
     @property
     def sources(self) -> list[SourcePart]:
         """Every source cited."""
-        return [p for p in self.parts if isinstance(p, SourcePart)]
+        return self.parts_of(SourcePart)
 
     @property
     def files(self) -> list[FilePart]:
         """Every file produced."""
-        return [p for p in self.parts if isinstance(p, FilePart)]
+        return self.parts_of(FilePart)
 
     @property
     def object(self) -> Any:
@@ -351,12 +353,12 @@ class RunState:
     @property
     def data(self) -> list[DataPart]:
         """Persisted ``data-*`` parts, each reconciled to its latest value."""
-        return [p for p in self.parts if isinstance(p, DataPart)]
+        return self.parts_of(DataPart)
 
     @property
     def background_tasks(self) -> list[BackgroundTask]:
         """Background tasks and what became of them."""
-        return [p for p in self.parts if isinstance(p, BackgroundTask)]
+        return self.parts_of(BackgroundTask)
 
     @property
     def workflow(self) -> WorkflowRun | None:
@@ -366,17 +368,21 @@ class RunState:
     @property
     def workflow_steps(self) -> list[WorkflowStep]:
         """Every workflow step, nested ones included."""
-        return [p for p in self.parts if isinstance(p, WorkflowStep)]
+        return self.parts_of(WorkflowStep)
 
     @property
     def nested_runs(self) -> list[NestedRun]:
         """Runs found inside tool outputs and workflow step outputs."""
-        return [p for p in self.parts if isinstance(p, NestedRun)]
+        return self.parts_of(NestedRun)
 
     @property
     def notices(self) -> list[Notice]:
         """Errors, aborts, tripwires, goals and bad chunks, in order."""
-        return [p for p in self.parts if isinstance(p, Notice)]
+        return self.parts_of(Notice)
+
+    def parts_of(self, kind: type[P]) -> list[P]:
+        """Every part of one kind (``SourcePart``, ``ToolCall`` ...), nested ones included."""
+        return [p for p in self.parts if isinstance(p, kind)]
 
     def part(self, part_id: str) -> Part | None:
         """The part with this id."""
@@ -736,7 +742,7 @@ class RunState:
             part = self._on_data(run, chunk, t, index)
         elif type_.startswith(("agent-execution-event-", "workflow-execution-event-")):
             part = self._on_network_wrapper(run, chunk, t, index)
-        elif _is_network(type_):
+        elif chunk_family(type_) == "network":
             part = self._on_network(run, chunk, t, index)
         else:
             # Known to the chunk model but carrying nothing a viewer draws (raw, watch,
@@ -1333,7 +1339,7 @@ class RunState:
             self._on_background(run, chunk, t, index)
         elif type_.startswith(("agent-execution-event-", "workflow-execution-event-")):
             self._on_network_wrapper(run, chunk, t, index)
-        elif _is_network(type_):
+        elif chunk_family(type_) == "network":
             self._on_network(run, chunk, t, index)
 
     # ----------------------------------------------------------------- data
@@ -1723,12 +1729,6 @@ def _delta_text(chunk: Any) -> str:
 
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _is_network(type_: str) -> bool:
-    return type_.startswith(
-        ("routing-agent-", "agent-execution-", "tool-execution-", "workflow-execution-", "network-")
-    )
 
 
 def _after_finish_ok(type_: str) -> bool:
