@@ -473,7 +473,7 @@ class RunState:
             "v": 1,
             "seq": seq,
             "run": self.run_info(),
-            "parts": [_wire_fields(p.to_wire()) for p in self.parts],
+            "parts": [clip_for_wire(p.to_wire()) for p in self.parts],
             "rows": list(self.rows),
         }
 
@@ -537,10 +537,10 @@ class RunState:
         self._last_touched = part
         self.parts.append(part)
         self._by_id[part.id] = part
-        self._ops.append({"op": "add", "part": _wire_fields(part.to_wire())})
+        self._ops.append({"op": "add", "part": clip_for_wire(part.to_wire())})
 
     def _set(self, part: Part, t: float, **fields: Any) -> None:
-        self._ops.append({"op": "set", "id": part.id, "set": _wire_fields(fields), "t": t})
+        self._ops.append({"op": "set", "id": part.id, "set": clip_for_wire(fields), "t": t})
 
     def _end(self, part: Part, t: float) -> None:
         if part.t1 is None:
@@ -1379,7 +1379,7 @@ class RunState:
             "i": index,
             "type": chunk.type,
             "id": data_id if isinstance(data_id, str) else None,
-            "data": _wire_value(_plain(getattr(chunk, "data", None))),
+            "data": clip_for_wire(_plain(getattr(chunk, "data", None))),
         }
         if item["id"] is not None:
             for k, old in enumerate(self.transient):
@@ -1740,47 +1740,6 @@ def _after_finish_ok(type_: str) -> bool:
         "watch",
         "step-start",
     )
-
-
-WIRE_MAX_STRING = 256 * 1024
-"""A string inside a value (a tool result, data, an error) longer than this is cut on its way
-to the browser; the RunState in Python keeps it whole."""
-
-WIRE_MAX_ITEMS = 5000
-"""Lists and objects inside values are cut to this many items on their way to the browser."""
-
-_WHOLE_ON_THE_WIRE = frozenset({"text", "argsText", "marks", "states"})
-
-
-WIRE_VALUE_BUDGET = 512 * 1024
-"""A value bigger than this (as JSON) goes to the browser cut harder, so that no message takes
-the page more than a few milliseconds to parse."""
-
-
-def _wire_value(value: Any) -> Any:
-    clipped = clip_for_wire(value, max_string=WIRE_MAX_STRING, max_items=WIRE_MAX_ITEMS)
-    if not isinstance(clipped, (dict, list)):
-        return clipped
-    # Sizing costs one dump of the value; values this large are rare and set once.
-    if len(json.dumps(clipped, ensure_ascii=False)) <= WIRE_VALUE_BUDGET:
-        return clipped
-    for max_string, max_items in ((4096, 500), (512, 50)):
-        harder = clip_for_wire(value, max_string=max_string, max_items=max_items)
-        if len(json.dumps(harder, ensure_ascii=False)) <= WIRE_VALUE_BUDGET:
-            return harder
-    return clip_for_wire(value, max_string=64, max_items=10)
-
-
-def _wire_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    """Part fields for the wire: streamed text whole, every other value JSON-safe and cut to
-    a size a browser parses in a few milliseconds (a 10 MB tool result stays in Python)."""
-    out: dict[str, Any] = {}
-    for key, value in fields.items():
-        if key in _WHOLE_ON_THE_WIRE or value is None or type(value) in (bool, int, float):
-            out[key] = clip_for_wire(value) if key in ("text", "argsText") else value
-        else:
-            out[key] = _wire_value(value)
-    return out
 
 
 def _limit_json(value: Any) -> tuple[Any, bool]:
