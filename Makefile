@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: quickstart test setup lint typecheck js-test py-test notebooks clean
+.PHONY: quickstart test setup lint typecheck js-test py-test e2e-test nb-test notebooks clean
 
 $(STAMP): pyproject.toml js/package.json js/package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ quickstart: $(STAMP)
 	$(PY) -m jupyterlab --ServerApp.ip=127.0.0.1 notebooks/01-quickstart.ipynb
 
 ## Set up, then run every check and test: lint, types, front-end tests, Python and browser tests.
-test: $(STAMP) lint typecheck js-test py-test
+test: $(STAMP) lint typecheck js-test py-test e2e-test nb-test
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -34,11 +34,16 @@ typecheck: $(STAMP)
 js-test: $(STAMP)
 	cd js && npm test --silent
 
-# The browser tests run in a session of their own: Playwright's sync API keeps an event loop
-# running in the main thread for as long as its browser lives.
 py-test: $(STAMP)
 	$(PY) -m pytest --ignore=tests/e2e
+
+# The browser tests run in a session of their own: Playwright's sync API keeps an event loop
+# running in the main thread for as long as its browser lives.
+e2e-test: $(STAMP)
 	$(PY) -m pytest tests/e2e
+
+## The teaching notebooks, compared strictly with a fresh run.
+nb-test: $(STAMP)
 	$(PY) -m pytest --nbval notebooks/ -p no:cacheprovider
 
 ## Re-execute the teaching notebooks after a change to what they show (then commit them).
