@@ -18,7 +18,7 @@ setup: $(STAMP)
 
 ## Set up, then open the quickstart notebook (demo agent: no API key, no network).
 quickstart: $(STAMP)
-	$(PY) -m jupyterlab --ServerApp.ip=127.0.0.1 notebooks/01-quickstart.ipynb
+	$(PY) -m jupyterlab --ServerApp.ip=127.0.0.1 --allow-root notebooks/01-quickstart.ipynb
 
 ## Set up, then run every check and test: lint, types, front-end tests, Python and browser tests.
 test: $(STAMP) lint typecheck js-test py-test e2e-test nb-test
