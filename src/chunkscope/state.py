@@ -1304,12 +1304,7 @@ class RunState:
     ) -> None:
         """A write under a tool or step: a whole nested chunk, or a plain value."""
         if parent is not None and _looks_like_chunk(output):
-            nested = self._run_for(parent, output, t, index, label)
-            inner = parse_chunk(output)
-            if is_transient(inner):
-                self._on_transient(inner, t, index)
-            else:
-                self._fold_nested(nested, inner, t, index)
+            self._fold_inner(self._run_for(parent, output, t, index, label), output, t, index)
             return
         step = run.step.id if run.step is not None else None
         part = OutputPart(
@@ -1323,6 +1318,14 @@ class RunState:
         )
         part.t1 = t
         self._add(part)
+
+    def _fold_inner(self, run: _Run, inner: Any, t: float, index: int) -> None:
+        """Fold a whole chunk found inside another (a sub-agent's, a workflow's)."""
+        parsed = parse_chunk(inner)
+        if is_transient(parsed):
+            self._on_transient(parsed, t, index)
+        else:
+            self._fold_nested(run, parsed, t, index)
 
     def _fold_nested(self, run: _Run, chunk: Any, t: float, index: int) -> None:
         """Fold a chunk of a nested run: the same rules, without its own inspector row."""
@@ -1653,11 +1656,7 @@ class RunState:
         if anchor is None or not _looks_like_chunk(inner):
             return self._on_network(run, chunk, t, index)
         nested = self._run_for(anchor, inner, t, index, anchor.label or "execution")
-        parsed = parse_chunk(inner)
-        if is_transient(parsed):
-            self._on_transient(parsed, t, index)
-        else:
-            self._fold_nested(nested, parsed, t, index)
+        self._fold_inner(nested, inner, t, index)
         return nested.part
 
     # ----------------------------------------------------------------- bad chunks

@@ -18,7 +18,6 @@ from .consume import Channel, Consumer
 from .record import Recorder
 from .sources import as_source
 from .state import RunState
-from .transcript import transcript_text
 
 _STATIC = Path(__file__).parent / "static"
 
@@ -157,7 +156,7 @@ class StreamView(anywidget.AnyWidget):
 
     def transcript(self) -> str:
         """The run so far as deterministic text (no ids, timestamps or durations)."""
-        return transcript_text(self.state)
+        return self.state.transcript()
 
     # ---------------------------------------------------------------- front-end messages
 

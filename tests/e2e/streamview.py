@@ -337,3 +337,17 @@ def widget_screenshot(lab: LabPage, name: str) -> str:
     target.parent.mkdir(parents=True, exist_ok=True)
     lab.page.locator(WIDGET).first.screenshot(path=str(target))
     return str(target)
+
+
+def sample_until_ended(lab: LabPage, timeout_s: float = 45.0) -> list[ViewReading]:
+    """Read the widget every ~50 ms until its run ended; every picture taken, in order."""
+    samples: list[ViewReading] = []
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        reading = read_view(lab)
+        if reading is not None:
+            samples.append(reading)
+            if reading.status not in ("waiting", "running"):
+                return samples
+        time.sleep(0.05)
+    raise AssertionError(f"the run did not end within {timeout_s:.0f} s; last: {samples[-1:]!r}")

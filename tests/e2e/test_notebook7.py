@@ -27,7 +27,12 @@ from lab.paths import ARTIFACTS, kernel_pythonpath
 from lab.server import STARTUP_TIMEOUT_S, free_port
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
-from streamview import ViewReading, cell_json, read_view, wait_view, widget_screenshot
+from streamview import (
+    cell_json,
+    sample_until_ended,
+    wait_view,
+    widget_screenshot,
+)
 
 import chunkscope as cs
 
@@ -163,19 +168,6 @@ def notebook7(notebook7_server: LabServer, browser: Browser) -> Iterator[Noteboo
     finally:
         context.close()
         notebook7_server.shutdown_kernels()
-
-
-def sample_until_ended(page: LabPage, timeout_s: float = 45.0) -> list[ViewReading]:
-    samples: list[ViewReading] = []
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        reading = read_view(page)
-        if reading is not None:
-            samples.append(reading)
-            if reading.status not in ("waiting", "running"):
-                return samples
-        time.sleep(0.05)
-    raise AssertionError(f"the run did not end within {timeout_s:.0f} s; last: {samples[-1:]!r}")
 
 
 def test_demo_streams_live_in_notebook7_and_saves_no_transient_data(

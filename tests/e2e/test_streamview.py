@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import time
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from streamview import (
     colours,
     luminance,
     read_view,
+    sample_until_ended,
     scroll,
     scroll_transcript_to,
     wait_status,
@@ -89,20 +89,6 @@ def start_demo(lab: LabPage, name: str, speed: float, second_cell: str = AWAIT_E
     path = lab.new_notebook([SHOW_DEMO.format(speed=speed), second_cell], name)
     lab.open(path)
     assert lab.run_cell(0), "the cell that shows the demo failed"
-
-
-def sample_until_ended(lab: LabPage, timeout_s: float = 45.0) -> list[ViewReading]:
-    """Read the widget every ~50 ms until its run ended; every picture taken, in order."""
-    samples: list[ViewReading] = []
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        reading = read_view(lab)
-        if reading is not None:
-            samples.append(reading)
-            if reading.status not in ("waiting", "running"):
-                return samples
-        time.sleep(0.05)
-    raise AssertionError(f"the run did not end within {timeout_s:.0f} s; last: {samples[-1:]!r}")
 
 
 def test_transcript_grows_with_reasoning_tool_card_status_and_live_activity(
