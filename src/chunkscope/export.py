@@ -90,7 +90,8 @@ def page_html(state: RunState, *, title: str | None = None) -> str:
         "base-uri 'none'; form-action 'none'"
     )
     page_title = title if title is not None else (state.title or "chunkscope run")
-    snapshot = state.snapshot()
+    # The page has no kernel to fetch held values from: every value goes in whole.
+    snapshot = state.snapshot(whole=True)
     if title is not None:
         snapshot["run"]["title"] = title
     page = (

@@ -23,6 +23,7 @@ import pydantic_core
 from pydantic import BaseModel
 
 from .chunks import InvalidChunk, UnknownChunk, chunk_family, is_transient, parse_chunk
+from .held import HeldValues
 from .parts import (
     BackgroundTask,
     DataPart,
@@ -226,6 +227,8 @@ class RunState:
         """Offset of the first text or reasoning delta."""
         self.ended = False
         """True once ``close()`` was called: the source is exhausted, failed or stopped."""
+        self.held = HeldValues()
+        """Large part fields the wire carries as a preview, served whole on request."""
 
         self._clock = clock or time.monotonic
         self._t_origin: float | None = None
@@ -466,14 +469,19 @@ class RunState:
         ops, self._ops = self._ops, []
         return ops
 
-    def snapshot(self, seq: int = 0) -> dict[str, Any]:
-        """The whole state as the ``snapshot`` trait of ``docs/wire.md``."""
+    def snapshot(self, seq: int = 0, *, whole: bool = False) -> dict[str, Any]:
+        """The whole state as the ``snapshot`` trait of ``docs/wire.md``: large fields as a
+        preview (see ``chunkscope.held``), or every value whole when ``whole`` (a page with no
+        kernel to fetch the rest from)."""
         self._close_row()
+        parts = [clip_for_wire(p.to_wire()) for p in self.parts]
+        if not whole:
+            parts = [self.held.cut_part(p, reuse=True) for p in parts]
         return {
             "v": 1,
             "seq": seq,
             "run": self.run_info(),
-            "parts": [clip_for_wire(p.to_wire()) for p in self.parts],
+            "parts": parts,
             "rows": list(self.rows),
         }
 
@@ -537,10 +545,12 @@ class RunState:
         self._last_touched = part
         self.parts.append(part)
         self._by_id[part.id] = part
-        self._ops.append({"op": "add", "part": clip_for_wire(part.to_wire())})
+        wire = self.held.cut_part(clip_for_wire(part.to_wire()))
+        self._ops.append({"op": "add", "part": wire})
 
     def _set(self, part: Part, t: float, **fields: Any) -> None:
-        self._ops.append({"op": "set", "id": part.id, "set": clip_for_wire(fields), "t": t})
+        wire = self.held.cut_set(part.id, part.kind, clip_for_wire(fields))
+        self._ops.append({"op": "set", "id": part.id, "set": wire, "t": t})
 
     def _end(self, part: Part, t: float) -> None:
         if part.t1 is None:

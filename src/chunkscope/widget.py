@@ -15,6 +15,7 @@ import anywidget
 import traitlets
 
 from .consume import Channel, Consumer
+from .held import answer as held_answer
 from .record import Recorder
 from .sources import as_source
 from .state import RunState
@@ -168,6 +169,11 @@ class StreamView(anywidget.AnyWidget):
             self._channel.ready()
         elif kind == "stop":
             self.stop()
+        elif kind == "fetch":
+            # The fold may run in another thread: the lookup takes the channel's lock, the
+            # JSON of the whole value is written outside it.
+            for message in held_answer(content, self.state.held, self._channel.lock):
+                self.send(dict(message))
 
 
 class _WidgetSink:

@@ -36,6 +36,7 @@ from hostile_chunks import (
 
 import chunkscope as cs
 from chunkscope import InvalidChunk, UnknownChunk, parse_chunk
+from chunkscope.held import HELD_LIMIT
 from chunkscope.state import ROW_JSON_LIMIT
 
 #: Index of the first chunk after the opening.
@@ -279,7 +280,7 @@ def test_escaped_nul_characters_are_text_like_any_other() -> None:
 MB = 1_000_000
 
 
-def test_a_10_mb_tool_result_is_kept_whole_and_the_inspector_row_is_clipped() -> None:
+def test_a_10_mb_tool_result_is_kept_whole_and_crosses_the_wire_as_a_preview() -> None:
     result = {"rows": ["x" * 1000 for _ in range(10_000)]}
     folded = fold([*OPENING, tool_call("big", "dump", {}), tool_result("big", "dump", result)])
     state = folded.state
@@ -289,8 +290,11 @@ def test_a_10_mb_tool_result_is_kept_whole_and_the_inspector_row_is_clipped() ->
     row = state.rows[-1]
     assert row["type"] == "tool-result" and row.get("truncated") is True
     assert len(json.dumps(row["json"])) < MB // 4
+    assert len(wire_json(state.snapshot(whole=True))) > 10 * MB
     wire = wire_json(state.snapshot())
-    assert len(wire) > 10 * MB
+    assert len(wire) < HELD_LIMIT
+    (part,) = [p for p in json.loads(wire)["parts"] if p["id"] == tool.id]
+    assert part["held"]["result"]["lengths"]["$/rows"] == 10_000
     assert folded.seconds < 10.0
 
 
