@@ -4,15 +4,53 @@
  * their part changed, so a frame costs what changed plus one pass over the part list.
  */
 import type { PanelContext } from "../panel";
-import { formatSeconds, h, placeChildren, setText } from "../dom";
+import { formatSeconds, h, setText } from "../dom";
 import { schedule, unschedule } from "../frame";
-import { type PartNode, transcriptBlocks } from "../selectors";
+import { type PartNode, type TranscriptBlock, transcriptBlocks } from "../selectors";
 import type { StoreState } from "../store";
 import type { Part } from "../wire";
 import { createPartView, type PartView } from "./parts";
+import { pageKey, pageRanges, Windows } from "./window";
 
 /** Builds the run as it stood at offset `t` (ms); see scrub.ts. */
 export type PastState = (state: StoreState, t: number) => StoreState;
+
+/** List key of the transcript's blocks (steps and runs of loose parts). */
+const BLOCKS_LIST = "blocks";
+
+/** List key of the parts nested under part `id`. */
+function childListKey(id: string): string {
+  return `kids:${id}`;
+}
+
+/**
+ * Keys of the windowed pages that hold part `partId` or one of its containers, outermost
+ * first; null when the part is not in the transcript. A walk over every part, for the rare
+ * jump to a part that is not drawn.
+ */
+export function pagesLeadingTo(blocks: readonly TranscriptBlock[], partId: string): string[] | null {
+  const onWay: string[] = [];
+  const paged = (listKey: string, count: number, index: number) => {
+    if (pageRanges(count).length > 0) onWay.push(pageKey(listKey, index));
+  };
+  const find = (listKey: string, nodes: readonly PartNode[]): boolean => {
+    for (let k = 0; k < nodes.length; k++) {
+      const node = nodes[k] as PartNode;
+      const depth = onWay.length;
+      paged(listKey, nodes.length, k);
+      if (node.part.id === partId || find(childListKey(node.part.id), node.children)) return true;
+      onWay.length = depth;
+    }
+    return false;
+  };
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b] as TranscriptBlock;
+    paged(BLOCKS_LIST, blocks.length, b);
+    if (block.step?.id === partId || find(block.key, block.nodes)) return onWay;
+    onWay.length = 0;
+  }
+  return null;
+}
 
 /** Within this many pixels of the bottom counts as "at the bottom". */
 const BOTTOM_SLACK_PX = 24;
@@ -51,8 +89,15 @@ export class TranscriptView {
   private drawnOnce = false;
   /** Follows size changes that happen without a draw (images loading, blocks settling). */
   private resizes: ResizeObserver | null = null;
+  /** Long lists drawn only near the visible area. */
+  private readonly windows: Windows;
+  /** The state drawn last, to draw again when a far page comes near. */
+  private lastState: StoreState | null = null;
+  /** Called when windowed pages came near or went away and the view needs a redraw. */
+  onWindowChange: () => void = () => {};
 
   constructor() {
+    this.windows = new Windows(this.scroller, () => this.onWindowChange());
     const back = h("button", "cs-link-button", "back to live");
     back.type = "button";
     back.addEventListener("click", () => this.onBackToLive());
@@ -89,6 +134,7 @@ export class TranscriptView {
   /** Remove the view and stop observing it. */
   dispose(): void {
     this.resizes?.disconnect();
+    this.windows.dispose();
     this.el.remove();
   }
 
@@ -106,28 +152,19 @@ export class TranscriptView {
 
   /** Update the DOM to `state`; only parts whose object or revision changed are updated. */
   render(state: StoreState): void {
+    this.lastState = state;
     const ended = state.run.ended;
     const seen = new Set<string>();
     const blocks = transcriptBlocks(state);
-    const blockEls: HTMLElement[] = [];
-    for (const block of blocks) {
-      let container: HTMLElement;
-      if (block.step !== null) {
-        const drawn = this.ensure(block.step, state, ended, seen);
-        blockEls.push(drawn.view.el);
-        container = this.childrenOf(drawn);
-      } else {
-        let el = this.loose.get(block.key);
-        if (el === undefined) {
-          el = h("div", "cs-block cs-children");
-          this.loose.set(block.key, el);
-        }
-        blockEls.push(el);
-        container = el;
-      }
-      placeChildren(container, block.nodes.map((node) => this.drawNode(node, state, ended, seen)));
-    }
-    placeChildren(this.blocksEl, blockEls);
+    this.windows.begin();
+    this.windows.place(
+      this.blocksEl,
+      BLOCKS_LIST,
+      blocks,
+      (block) => this.drawBlock(block, state, ended, seen, block === blocks[blocks.length - 1]),
+      true,
+    );
+    this.windows.end();
     for (const [id, drawn] of this.drawn) {
       if (!seen.has(id)) {
         drawn.view.el.remove();
@@ -164,8 +201,15 @@ export class TranscriptView {
     if (partId !== null) this.drawn.get(partId)?.view.el.classList.add("cs-selected");
   }
 
-  /** Scroll the part's element into view; false when it is not drawn. */
+  /** Scroll the part's element into view; false when it is not in the transcript. */
   scrollTo(partId: string): boolean {
+    if (!this.drawn.has(partId) && this.lastState !== null) {
+      // In a windowed list far from view: draw the pages on its way first.
+      const pages = pagesLeadingTo(transcriptBlocks(this.lastState), partId);
+      if (pages === null) return false;
+      for (const key of pages) this.windows.reveal(key);
+      this.render(this.lastState);
+    }
     const drawn = this.drawn.get(partId);
     if (drawn === undefined) return false;
     this.stick = false;
@@ -177,11 +221,31 @@ export class TranscriptView {
     return true;
   }
 
+  private drawBlock(block: TranscriptBlock, state: StoreState, ended: boolean, seen: Set<string>, last: boolean): HTMLElement {
+    let el: HTMLElement;
+    let container: HTMLElement;
+    if (block.step !== null) {
+      const drawn = this.ensure(block.step, state, ended, seen);
+      el = drawn.view.el;
+      container = this.childrenOf(drawn);
+    } else {
+      let loose = this.loose.get(block.key);
+      if (loose === undefined) {
+        loose = h("div", "cs-block cs-children");
+        this.loose.set(block.key, loose);
+      }
+      el = loose;
+      container = loose;
+    }
+    this.windows.place(container, block.key, block.nodes, (node) => this.drawNode(node, state, ended, seen), last);
+    return el;
+  }
+
   private drawNode(node: PartNode, state: StoreState, ended: boolean, seen: Set<string>): HTMLElement {
     const drawn = this.ensure(node.part, state, ended, seen);
     if (node.children.length > 0 || drawn.children !== null) {
-      const kids = node.children.map((child) => this.drawNode(child, state, ended, seen));
-      placeChildren(this.childrenOf(drawn), kids);
+      const draw = (child: PartNode) => this.drawNode(child, state, ended, seen);
+      this.windows.place(this.childrenOf(drawn), childListKey(node.part.id), node.children, draw, false);
     }
     return drawn.view.el;
   }
@@ -252,6 +316,7 @@ export function mountTranscript(container: HTMLElement, ctx: PanelContext, pastS
     schedule(follow, "read");
   };
   const later = () => schedule(redraw);
+  view.onWindowChange = later;
   const stops = [
     ctx.store.subscribe(later),
     ctx.scrubTime.subscribe(later),

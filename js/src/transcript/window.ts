@@ -1,0 +1,180 @@
+/**
+ * Windowed lists for the transcript. A list of more than `WINDOW_MIN_ITEMS` entries (tool
+ * cards of one step, steps of a run, children of one part) is split into pages of
+ * `PAGE_ITEMS`; only pages near the visible area hold their entries' elements, the others
+ * are empty boxes of the height they had (or are guessed to have). A run of 50k tool calls
+ * so costs the DOM of a few hundred cards, whatever its length.
+ *
+ * Which pages are near is told by an IntersectionObserver with a generous margin; where
+ * there is none (tests without layout), every page is drawn.
+ */
+import { placeChildren } from "../dom";
+
+/** Lists up to this long are drawn whole, with no pages. */
+export const WINDOW_MIN_ITEMS = 300;
+/** Entries per page of a windowed list. */
+export const PAGE_ITEMS = 100;
+/** Pages within this distance of the visible area are drawn (CSS margin syntax). */
+export const NEAR_MARGIN = "1500px 0px";
+/** Height of one entry before any was measured (px). */
+export const ENTRY_HEIGHT_GUESS = 40;
+
+/** How a list of `count` entries is split: `[start, end)` per page; none when it is short. */
+export function pageRanges(count: number, minItems = WINDOW_MIN_ITEMS, pageItems = PAGE_ITEMS): [number, number][] {
+  if (count <= minItems) return [];
+  const ranges: [number, number][] = [];
+  for (let start = 0; start < count; start += pageItems) ranges.push([start, Math.min(count, start + pageItems)]);
+  return ranges;
+}
+
+/** The key of the page holding entry `index` of list `listKey`. */
+export function pageKey(listKey: string, index: number, pageItems = PAGE_ITEMS): string {
+  return `${listKey}#${Math.floor(index / pageItems)}`;
+}
+
+interface Page {
+  readonly el: HTMLElement;
+  /** Near the visible area (or asked for), so its entries are drawn. */
+  near: boolean;
+  /** Its entries are in the DOM now. */
+  drawn: boolean;
+  /** Entries it held when it was last measured, and their height (px). */
+  measuredCount: number;
+  measuredHeight: number;
+  /** Entries it holds now. */
+  count: number;
+}
+
+/** The pages of every windowed list of one transcript. */
+export class Windows {
+  private readonly pages = new Map<string, Page>();
+  private readonly seen = new Set<string>();
+  private readonly observer: IntersectionObserver | null;
+  private readonly keyOf = new WeakMap<Element, string>();
+  /** Average height of one drawn entry (px), to size pages never drawn. */
+  private entryHeight = ENTRY_HEIGHT_GUESS;
+
+  /**
+   * `root` is the scrolling element; `onChange` is called when a page comes near or goes
+   * away, so the owner redraws.
+   */
+  constructor(root: HTMLElement, private readonly onChange: () => void) {
+    this.observer =
+      typeof IntersectionObserver === "function"
+        ? new IntersectionObserver((entries) => this.observed(entries), { root, rootMargin: NEAR_MARGIN })
+        : null;
+  }
+
+  /** Start a draw: pages not placed again before `end()` are dropped. */
+  begin(): void {
+    this.seen.clear();
+  }
+
+  /** End a draw: forget the pages of lists that are gone. */
+  end(): void {
+    for (const [key, page] of this.pages) {
+      if (this.seen.has(key)) continue;
+      this.observer?.unobserve(page.el);
+      this.pages.delete(key);
+    }
+  }
+
+  /**
+   * Make `container`'s children the elements of `items` (drawn by `draw`), in pages when the
+   * list is long; entries of pages far from view are not drawn at all. `last` says the list
+   * ends the transcript, where a following reader looks first.
+   */
+  place<T>(
+    container: HTMLElement,
+    listKey: string,
+    items: readonly T[],
+    draw: (item: T) => HTMLElement,
+    last: boolean,
+  ): void {
+    const ranges = pageRanges(items.length);
+    if (ranges.length === 0) {
+      placeChildren(container, items.map(draw));
+      return;
+    }
+    const pageEls: HTMLElement[] = [];
+    ranges.forEach(([start, end], index) => {
+      const key = `${listKey}#${index}`;
+      const page = this.page(key, index === 0 || (last && index === ranges.length - 1));
+      page.count = end - start;
+      if (page.near) {
+        if (!page.drawn) page.el.style.height = "";
+        placeChildren(page.el, items.slice(start, end).map(draw));
+        page.drawn = true;
+      } else {
+        if (page.drawn) page.el.replaceChildren();
+        page.drawn = false;
+        page.el.style.height = `${this.heightOf(page)}px`;
+      }
+      pageEls.push(page.el);
+    });
+    placeChildren(container, pageEls);
+  }
+
+  /** Draw the page with key `key` from now on, until it is seen far from view. */
+  reveal(key: string): void {
+    const page = this.pages.get(key);
+    if (page !== undefined) page.near = true;
+  }
+
+  /** Stop observing. */
+  dispose(): void {
+    this.observer?.disconnect();
+    this.pages.clear();
+  }
+
+  private page(key: string, nearAtFirst: boolean): Page {
+    this.seen.add(key);
+    let page = this.pages.get(key);
+    if (page === undefined) {
+      const el = document.createElement("div");
+      el.className = "cs-page";
+      page = {
+        el,
+        // Without an observer nothing would ever call a page near: draw them all.
+        near: nearAtFirst || this.observer === null,
+        drawn: false,
+        measuredCount: 0,
+        measuredHeight: 0,
+        count: 0,
+      };
+      this.pages.set(key, page);
+      this.keyOf.set(el, key);
+      this.observer?.observe(el);
+    }
+    return page;
+  }
+
+  private heightOf(page: Page): number {
+    if (page.measuredCount === page.count && page.measuredHeight > 0) return page.measuredHeight;
+    return Math.round(page.count * this.entryHeight);
+  }
+
+  private observed(entries: IntersectionObserverEntry[]): void {
+    let changed = false;
+    for (const entry of entries) {
+      const key = this.keyOf.get(entry.target);
+      const page = key === undefined ? undefined : this.pages.get(key);
+      if (page === undefined) continue;
+      const height = entry.boundingClientRect.height;
+      if (page.drawn && height > 0 && page.count > 0) {
+        page.measuredCount = page.count;
+        page.measuredHeight = height;
+        this.entryHeight = (this.entryHeight * 3 + height / page.count) / 4;
+      }
+      // A hidden transcript (another tab shown) has no size: keep what is drawn for when
+      // it comes back rather than dropping and rebuilding every card.
+      const rootHeight = entry.rootBounds?.height ?? 0;
+      if (rootHeight === 0 && !entry.isIntersecting) continue;
+      if (page.near !== entry.isIntersecting) {
+        page.near = entry.isIntersecting;
+        changed = true;
+      }
+    }
+    if (changed) this.onChange();
+  }
+}

@@ -1,0 +1,155 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { fromSnapshot, type StoreState } from "../src/store";
+import { pagesLeadingTo, TranscriptView } from "../src/transcript/view";
+import { PAGE_ITEMS, pageKey, pageRanges, WINDOW_MIN_ITEMS } from "../src/transcript/window";
+import { transcriptBlocks } from "../src/selectors";
+import type { Part } from "../src/wire";
+import { part, snapshot } from "./helpers";
+
+/** An IntersectionObserver whose reports the test writes. */
+class FakeObserver {
+  static all: FakeObserver[] = [];
+  readonly targets = new Set<Element>();
+  constructor(private readonly callback: IntersectionObserverCallback) {
+    FakeObserver.all.push(this);
+  }
+  observe(el: Element): void {
+    this.targets.add(el);
+  }
+  unobserve(el: Element): void {
+    this.targets.delete(el);
+  }
+  disconnect(): void {
+    this.targets.clear();
+  }
+  /** Report `near` for the given pages, as the browser would after a scroll. */
+  report(changes: [Element, boolean, number][]): void {
+    const entries = changes.map(([target, isIntersecting, height]) => ({
+      target,
+      isIntersecting,
+      boundingClientRect: { height } as DOMRectReadOnly,
+      rootBounds: { height: 600 } as DOMRectReadOnly,
+    })) as unknown as IntersectionObserverEntry[];
+    this.callback(entries, this as unknown as IntersectionObserver);
+  }
+}
+
+function toolRun(count: number, ended = true): StoreState {
+  const parts: Part[] = [part("step", { id: "s" })];
+  for (let i = 0; i < count; i++) parts.push(part("tool", { id: `k${i}`, step: "s", toolName: "ping", toolCallId: `c${i}` }));
+  const state = fromSnapshot(snapshot(parts));
+  state.run.ended = ended;
+  return state;
+}
+
+function cards(view: TranscriptView): string[] {
+  return Array.from(view.el.querySelectorAll<HTMLElement>(".cs-part-tool")).map((el) => el.dataset.partId ?? "");
+}
+
+function pages(view: TranscriptView): HTMLElement[] {
+  return Array.from(view.el.querySelectorAll<HTMLElement>(".cs-page"));
+}
+
+describe("pageRanges", () => {
+  it("leaves short lists whole and splits long ones into pages", () => {
+    expect(pageRanges(WINDOW_MIN_ITEMS)).toEqual([]);
+    const ranges = pageRanges(WINDOW_MIN_ITEMS + 1);
+    expect(ranges[0]).toEqual([0, PAGE_ITEMS]);
+    expect(ranges[ranges.length - 1]?.[1]).toBe(WINDOW_MIN_ITEMS + 1);
+    expect(ranges.reduce((n, [a, b]) => n + b - a, 0)).toBe(WINDOW_MIN_ITEMS + 1);
+  });
+});
+
+describe("a windowed transcript", () => {
+  const original = globalThis.IntersectionObserver;
+  beforeEach(() => {
+    FakeObserver.all = [];
+    globalThis.IntersectionObserver = FakeObserver as unknown as typeof IntersectionObserver;
+  });
+  afterEach(() => {
+    globalThis.IntersectionObserver = original;
+  });
+
+  it("draws only the pages near the view, with boxes standing in for the others", () => {
+    const view = new TranscriptView();
+    view.draw(toolRun(5_000));
+    // The first page (where a finished run opens) and the last (where a live one follows).
+    expect(cards(view)).toHaveLength(2 * PAGE_ITEMS);
+    expect(cards(view)[0]).toBe("k0");
+    expect(cards(view).at(-1)).toBe("k4999");
+    const boxes = pages(view);
+    expect(boxes).toHaveLength(5_000 / PAGE_ITEMS);
+    expect(boxes[10]?.childElementCount).toBe(0);
+    expect(Number.parseFloat(boxes[10]?.style.height ?? "")).toBeGreaterThan(0);
+  });
+
+  it("draws a page when it comes near and drops one that went far, keeping its height", () => {
+    const view = new TranscriptView();
+    let redraws = 0;
+    view.onWindowChange = () => redraws++;
+    const state = toolRun(1_000);
+    view.draw(state);
+    const observer = FakeObserver.all[0] as FakeObserver;
+    const boxes = pages(view);
+    observer.report([
+      [boxes[0] as HTMLElement, false, 4_321],
+      [boxes[4] as HTMLElement, true, 400],
+    ]);
+    expect(redraws).toBe(1);
+    view.draw(state);
+    expect(cards(view)).toContain("k450");
+    expect(cards(view)).not.toContain("k0");
+    expect(boxes[0]?.style.height).toBe("4321px");
+    expect(boxes[4]?.style.height).toBe("");
+  });
+
+  it("keeps what is drawn while the transcript is hidden (no size)", () => {
+    const view = new TranscriptView();
+    let redraws = 0;
+    view.onWindowChange = () => redraws++;
+    view.draw(toolRun(1_000));
+    const observer = FakeObserver.all[0] as FakeObserver;
+    const first = pages(view)[0] as HTMLElement;
+    const entry = { target: first, isIntersecting: false, boundingClientRect: { height: 0 }, rootBounds: { height: 0 } };
+    (observer as unknown as { callback: IntersectionObserverCallback }).callback(
+      [entry as unknown as IntersectionObserverEntry],
+      observer as unknown as IntersectionObserver,
+    );
+    expect(redraws).toBe(0);
+  });
+
+  it("jumps to a card on a page far from view", () => {
+    const view = new TranscriptView();
+    view.draw(toolRun(5_000));
+    expect(cards(view)).not.toContain("k2345");
+    expect(view.scrollTo("k2345")).toBe(true);
+    expect(cards(view)).toContain("k2345");
+    expect(view.el.querySelector('[data-part-id="k2345"]')?.classList.contains("cs-selected")).toBe(true);
+    expect(view.scrollTo("nowhere")).toBe(false);
+  });
+
+  it("finds the pages leading to a nested part", () => {
+    const parts: Part[] = [];
+    for (let i = 0; i < 400; i++) parts.push(part("tool", { id: `k${i}`, toolName: "t" }));
+    for (let i = 0; i < 400; i++) parts.push(part("text", { id: `n${i}`, parent: "k350", text: "x" }));
+    const blocks = transcriptBlocks(fromSnapshot(snapshot(parts)));
+    expect(pagesLeadingTo(blocks, "n399")).toEqual([pageKey(blocks[0]?.key ?? "", 350), pageKey("kids:k350", 399)]);
+    expect(pagesLeadingTo(blocks, "k5")).toEqual([pageKey(blocks[0]?.key ?? "", 5)]);
+    expect(pagesLeadingTo(blocks, "missing")).toBeNull();
+  });
+
+  it("draws every card when there is no IntersectionObserver", () => {
+    globalThis.IntersectionObserver = undefined as unknown as typeof IntersectionObserver;
+    const view = new TranscriptView();
+    view.draw(toolRun(1_000));
+    expect(cards(view)).toHaveLength(1_000);
+  });
+
+  it("leaves a short list without pages", () => {
+    const view = new TranscriptView();
+    view.draw(toolRun(WINDOW_MIN_ITEMS));
+    expect(pages(view)).toHaveLength(0);
+    expect(cards(view)).toHaveLength(WINDOW_MIN_ITEMS);
+  });
+});
