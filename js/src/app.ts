@@ -5,6 +5,8 @@
  */
 import { mountActivity } from "./activity";
 import { h, setText } from "./dom";
+import type { FetchHeld } from "./held";
+import { relayWholeRequests } from "./held-relay";
 import { createShared, type MountPanel, type PanelContext } from "./panel";
 import { mountStatus } from "./status";
 import type { Store } from "./store";
@@ -26,6 +28,8 @@ export interface AppOptions {
   mountInspector: MountPanel;
   /** Builds a past state while scrubbing. */
   pastState: PastState;
+  /** Fetches the whole value of a field the kernel held back; absent where no kernel is. */
+  fetchHeld?: FetchHeld;
 }
 
 /** A mounted view. */
@@ -111,6 +115,7 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   }
   show("transcript");
 
+  if (options.fetchHeld !== undefined) cleanups.push(relayWholeRequests(root, options.fetchHeld));
   cleanups.push(mountStatus(statusSlot, store, options.onStop));
   cleanups.push(mountActivity(activitySlot, store));
   const drawTitle = () => setText(title, store.get().run.title || options.fallbackTitle() || "StreamView");

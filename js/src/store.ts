@@ -9,6 +9,7 @@
  * A derived state (for example a past state built for scrubbing) that hands out new part
  * objects is redrawn from those objects, because views compare both the object and its rev.
  */
+import { heldEntry, heldWithout } from "./held";
 import type { ChunkRow, Down, Op, Part, RunInfo, Snapshot, TransientItem } from "./wire";
 
 /** Marks closer together than this (ms) are folded into one, as on the Python side. */
@@ -177,6 +178,21 @@ export function adoptSaved(state: StoreState, snapshot: Snapshot | null, receive
   next.liveAnchor = state.liveAnchor === null ? null : receivedAt;
   next.problems = [...state.problems, ...next.problems].slice(-PROBLEM_CAP);
   return next;
+}
+
+/**
+ * Put the whole value of a held field (fetched from the kernel) in place of its preview and
+ * drop its `held` entry: a local update of that one part. Only when the part still holds
+ * the field under `token`; a newer value (a new token) wins. Returns whether it applied.
+ */
+export function fillHeld(state: StoreState, partId: string, field: string, token: number, value: unknown): boolean {
+  const part = state.byId.get(partId);
+  if (part === undefined || heldEntry(part, field)?.token !== token) return false;
+  part[field] = value;
+  part.held = heldWithout(part.held, field);
+  state.version += 1;
+  state.partRev.set(part.id, state.version);
+  return true;
 }
 
 function applyOp(state: StoreState, op: Op, receivedAt: number | null): void {
@@ -362,6 +378,8 @@ export interface Store {
   dispatch(msg: Down): void;
   /** Take the saved snapshot (synced trait) if it is newer than the state; see `adoptSaved`. */
   adoptSaved(snapshot: Snapshot | null): void;
+  /** Put a fetched whole value in place of its preview; see `fillHeld`. */
+  fillHeld(partId: string, field: string, token: number, value: unknown): boolean;
 }
 
 export function createStore(initial: StoreState = emptyState(), clock: () => number = Date.now): Store {
@@ -387,6 +405,11 @@ export function createStore(initial: StoreState = emptyState(), clock: () => num
       const before = state.version;
       state = adoptSaved(state, snapshot, clock());
       if (state.version !== before) notify();
+    },
+    fillHeld(partId, field, token, value) {
+      const applied = fillHeld(state, partId, field, token, value);
+      if (applied) notify();
+      return applied;
     },
   };
 }

@@ -7,8 +7,10 @@ import { mountInspector } from "./inspector/view";
 import { mountTimeline } from "./timeline/view";
 import { mountApp } from "./app";
 import { viewAt } from "./scrub";
-import { createStore, emptyState, fromSnapshot, type Store } from "./store";
-import type { Down, Model, Up } from "./wire";
+import type { FetchHeld } from "./held";
+import { HeldFetcher } from "./held-fetcher";
+import { createStore, emptyState, fromSnapshot, isRecord, type Store } from "./store";
+import type { Down, HeldAnswer, Model, Up } from "./wire";
 
 type WidgetModel = AnyModel<Model>;
 
@@ -17,6 +19,8 @@ interface ModelEntry {
   store: Store;
   /** Send a message to the kernel. */
   send(up: Up): void;
+  /** Fetch the whole value of a held field into the store. */
+  fetchHeld: FetchHeld;
   /** Stop listening to the model. */
   dispose(): void;
 }
@@ -32,7 +36,15 @@ function entryFor(model: WidgetModel): ModelEntry {
   const saved = model.get("snapshot");
   const store = createStore(saved ? fromSnapshot(saved) : emptyState(model.get("title") ?? ""));
   const send = (up: Up) => model.send(up);
-  const onMessage = (msg: unknown) => store.dispatch(msg as Down);
+  const fetcher = new HeldFetcher({
+    send,
+    apply: (request, value) => store.fillHeld(request.part, request.field, request.token, value),
+  });
+  // Pieces of held values go to the fetcher; everything else is the store's.
+  const onMessage = (msg: unknown) => {
+    if (isRecord(msg) && msg.kind === "held") fetcher.receive(msg as unknown as HeldAnswer);
+    else store.dispatch(msg as Down);
+  };
   const onSnapshot = () => store.adoptSaved(model.get("snapshot"));
   model.on("msg:custom", onMessage);
   model.on("change:snapshot", onSnapshot);
@@ -51,7 +63,9 @@ function entryFor(model: WidgetModel): ModelEntry {
   const entry: ModelEntry = {
     store,
     send,
+    fetchHeld: (request, report) => fetcher.fetch(request, report),
     dispose() {
+      fetcher.dispose();
       model.off("msg:custom", onMessage);
       model.off("change:snapshot", onSnapshot);
       stopWatching();
@@ -78,6 +92,7 @@ function render({ model, el }: RenderProps<Model>): () => void {
     mountTimeline,
     mountInspector,
     pastState: viewAt,
+    fetchHeld: entry.fetchHeld,
   });
   return () => app.unmount();
 }

@@ -60,7 +60,19 @@ export interface PartBase {
   t0: number;
   t1: number | null;
   chunk: number;
+  /** Fields the kernel holds back (the part carries a preview of them); absent or null: none. */
+  held?: Record<string, HeldEntry> | null;
   [extra: string]: unknown;
+}
+
+/** One field held back by the kernel; see "Held fields" in docs/wire.md. */
+export interface HeldEntry {
+  /** Names this cut of the field; a later cut of the same field gets a new one. */
+  token: number;
+  /** Bytes of the whole field's JSON (UTF-8). */
+  size: number;
+  /** JSON-tree path ("$", "$/rows", "$/a~1b") → full length of what the preview shortened. */
+  lengths: Record<string, number>;
 }
 
 export type Mark = [t: number, length: number];
@@ -254,11 +266,28 @@ export type Op =
   | { op: "rows"; rows: ChunkRow[] }
   | { op: "transient"; item: TransientItem };
 
+/** One piece of a held field's JSON text (`index` of `count`), or `error` instead. */
+export interface HeldAnswer {
+  kind: "held";
+  part: string;
+  field: string;
+  token: number;
+  index?: number;
+  count?: number;
+  text?: string;
+  error?: string;
+}
+
 export type Down =
   | { kind: "batch"; seq: number; ops: Op[] }
-  | { kind: "snapshot"; snapshot: Snapshot; transient: TransientItem[] };
+  | { kind: "snapshot"; snapshot: Snapshot; transient: TransientItem[] }
+  | HeldAnswer;
 
-export type Up = { kind: "ready" } | { kind: "resync"; have: number } | { kind: "stop" };
+export type Up =
+  | { kind: "ready" }
+  | { kind: "resync"; have: number }
+  | { kind: "stop" }
+  | { kind: "fetch"; part: string; field: string; token: number };
 
 /** Synced traits of StreamView. */
 export interface Model {

@@ -143,6 +143,31 @@ describe("widget", () => {
     expect(model.sent.at(-1)).toEqual({ kind: "stop" });
   });
 
+  it("fetches a held value when the user wants more than the preview, and shows it", async () => {
+    const model = new FakeModel();
+    initialize(model);
+    const { el } = render(model);
+    const held = { result: { token: 9, size: 2_000_014, lengths: { "$/blob": 2_000_000 } } };
+    const tool = part("tool", { id: "big", state: "done", args: { q: 1 }, result: { blob: "y".repeat(400) }, held });
+    model.receive(snapshotMsg(snapshot([tool], { seq: 1 })));
+    await frame();
+    const more = () => Array.from(el.querySelectorAll(".cs-more")).find((b) => b.textContent?.includes("more chars"));
+    expect(more()?.textContent).toBe("show more (1999600 more chars)");
+    (more() as HTMLButtonElement).click();
+    expect(model.sent.at(-1)).toEqual({ kind: "fetch", part: "big", field: "result", token: 9 });
+    expect(el.querySelector(".cs-more")?.textContent).toBe("loading the full value… 0 of 1,954 KB");
+
+    const text = JSON.stringify({ blob: "y".repeat(2_000_000) });
+    const half = Math.ceil(text.length / 2);
+    model.receive({ kind: "held", part: "big", field: "result", token: 9, index: 0, count: 2, text: text.slice(0, half) });
+    expect(el.querySelector(".cs-more")?.textContent).toBe("loading the full value… 977 of 1,954 KB");
+    model.receive({ kind: "held", part: "big", field: "result", token: 9, index: 1, count: 2, text: text.slice(half) });
+    await frame();
+    const blob = el.querySelector('[data-part-id="big"] .cs-json-string');
+    expect(blob?.textContent?.length).toBeGreaterThan(20_000);
+    expect(more()?.textContent).toBe("show more (1979600 more chars)");
+  });
+
   it("drops its listeners when the model goes away", () => {
     const model = new FakeModel();
     const dispose = initialize(model);

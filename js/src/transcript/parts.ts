@@ -7,7 +7,7 @@ import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
 import { JsonTree } from "../json-tree";
 import { progressBar, progressOf } from "../progress";
 import type { Part } from "../wire";
-import { Badge, FollowingDetails, TreeSection } from "./sections";
+import { Badge, FollowingDetails, heldView, TreeSection } from "./sections";
 
 /** Facts about the whole run a part view needs. */
 export interface DrawInfo {
@@ -100,15 +100,18 @@ const VIEWS: Record<string, ViewFactory> = {
         provider.hidden = p.providerExecuted !== true;
         // The partial parse is the friendlier view; the raw text shows what cannot parse yet.
         const hasArgs = p.args !== null && p.args !== undefined;
-        if (hasArgs && p.args !== lastArgs) argsTree.update(p.args);
+        if (hasArgs && p.args !== lastArgs) argsTree.update(p.args, heldView(p, "args", argsTree.el));
         lastArgs = p.args;
         argsTree.el.hidden = !hasArgs;
         setText(argsText, hasArgs ? "" : str(p.argsText));
         argsText.hidden = hasArgs;
         args.hidden = !hasArgs && str(p.argsText) === "";
-        approval.set(p.state === "awaiting-approval" ? (p.approval ?? {}) : p.approval);
-        suspended.set(p.suspendPayload);
-        result.set(p.result);
+        approval.set(
+          p.state === "awaiting-approval" ? (p.approval ?? {}) : p.approval,
+          heldView(p, "approval", approval.el),
+        );
+        suspended.set(p.suspendPayload, heldView(p, "suspendPayload", suspended.el));
+        result.set(p.result, heldView(p, "result", result.el));
         setText(error, describeError(p.error));
         error.hidden = p.error === null || p.error === undefined;
       },
@@ -125,7 +128,7 @@ const VIEWS: Record<string, ViewFactory> = {
       children: null,
       update(p) {
         setText(label, p.from ? `output from ${String(p.from)}` : "output");
-        if (p.data !== last) tree.update(p.data);
+        if (p.data !== last) tree.update(p.data, heldView(p, "data", tree.el));
         last = p.data;
       },
     };
@@ -222,7 +225,7 @@ const VIEWS: Record<string, ViewFactory> = {
       children: null,
       update(p) {
         badge.set(p.final === true ? "final" : "partial");
-        if (p.object !== last) tree.update(p.object);
+        if (p.object !== last) tree.update(p.object, heldView(p, "object", tree.el));
         last = p.object;
       },
     };
@@ -243,11 +246,12 @@ const VIEWS: Record<string, ViewFactory> = {
         if (progress !== null) {
           tree = null;
           body.replaceChildren(progressBar(progress));
-        } else if (tree === null) {
-          tree = new JsonTree(p.data, { openDepth: 1 });
-          body.replaceChildren(tree.el);
         } else {
-          tree.update(p.data);
+          if (tree === null) {
+            tree = new JsonTree(null, { openDepth: 1 });
+            body.replaceChildren(tree.el);
+          }
+          tree.update(p.data, heldView(p, "data", tree.el));
         }
       },
     };
@@ -266,7 +270,7 @@ const VIEWS: Record<string, ViewFactory> = {
         el.className = `cs-part cs-part-notice cs-level-${level}`;
         setText(label, NOTICE_LABELS[str(p.notice)] ?? (str(p.notice) || "notice"));
         setText(message, str(p.message));
-        detail.set(p.detail);
+        detail.set(p.detail, heldView(p, "detail", detail.el));
       },
     };
   },
@@ -289,7 +293,7 @@ const VIEWS: Record<string, ViewFactory> = {
         badge.set(str(p.state));
         const reading = progressOf(p.progress);
         progress.replaceChildren(...(reading === null ? [] : [progressBar(reading)]));
-        result.set(p.result);
+        result.set(p.result, heldView(p, "result", result.el));
         setText(error, describeError(p.error));
         error.hidden = p.error === null || p.error === undefined;
       },
@@ -311,7 +315,7 @@ const VIEWS: Record<string, ViewFactory> = {
       update(p) {
         setText(name, str(p.workflowId) || str(p.runId));
         badge.set(str(p.status));
-        result.set(p.result);
+        result.set(p.result, heldView(p, "result", result.el));
       },
     };
   },
@@ -336,8 +340,8 @@ const VIEWS: Record<string, ViewFactory> = {
         badge.set(str(p.status));
         const reading = progressOf(p.progress);
         progress.replaceChildren(...(reading === null ? [] : [progressBar(reading)]));
-        input.set(p.input);
-        output.set(p.output);
+        input.set(p.input, heldView(p, "input", input.el));
+        output.set(p.output, heldView(p, "output", output.el));
         setText(error, describeError(p.error));
         error.hidden = p.error === null || p.error === undefined;
       },
@@ -358,7 +362,7 @@ const VIEWS: Record<string, ViewFactory> = {
       update(p) {
         setText(event, str(p.event) || "network");
         setText(label, str(p.label));
-        payload.set(p.payload);
+        payload.set(p.payload, heldView(p, "payload", payload.el));
       },
     };
   },

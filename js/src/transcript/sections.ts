@@ -1,10 +1,27 @@
 /**
  * Building blocks shared by the part views: a state badge, a collapsible JSON section
- * that only builds its tree while open, and a collapsible whose open state follows the
- * stream until the user clicks it.
+ * that only builds its tree while open, the tree's view of a held field, and a collapsible
+ * whose open state follows the stream until the user clicks it.
  */
 import { h, setText } from "../dom";
-import { JsonTree } from "../json-tree";
+import { heldEntry } from "../held";
+import { requestWhole } from "../held-relay";
+import { type HeldView, JsonTree } from "../json-tree";
+import type { Part } from "../wire";
+
+/** What a JSON tree needs to show `part`'s `field` when the kernel held it back (null when
+ * the field is whole); a fetch is asked for from `origin` (see held-relay.ts). */
+export function heldView(part: Part, field: string, origin: Element): HeldView | null {
+  const entry = heldEntry(part, field);
+  if (entry === null) return null;
+  const { token, size, lengths } = entry;
+  return {
+    token,
+    size,
+    lengths,
+    fetchWhole: (report) => requestWhole(origin, { part: part.id, field, token, size }, report),
+  };
+}
 
 /** A small label whose colour follows the state (`cs-state-<state>` in the CSS). */
 export class Badge {
@@ -30,7 +47,9 @@ export class TreeSection {
   private readonly summary = h("summary");
   private tree: JsonTree | null = null;
   private value: unknown = undefined;
+  private held: HeldView | null = null;
   private drawn: unknown = undefined;
+  private drawnToken: number | undefined = undefined;
 
   constructor(label: string, open = false, private readonly openDepth = 1) {
     this.summary.textContent = label;
@@ -45,22 +64,25 @@ export class TreeSection {
     setText(this.summary, label);
   }
 
-  /** Show `value`; the tree is (re)built only while the section is open. */
-  set(value: unknown): void {
+  /** Show `value` (a preview of a held value when `held` is given); the tree is (re)built
+   * only while the section is open. */
+  set(value: unknown, held: HeldView | null = null): void {
     this.value = value;
+    this.held = held;
     this.el.hidden = value === null || value === undefined;
     this.draw();
   }
 
   private draw(): void {
-    if (!this.el.open || this.el.hidden || this.drawn === this.value) return;
+    if (!this.el.open || this.el.hidden) return;
+    if (this.drawn === this.value && this.drawnToken === this.held?.token) return;
     this.drawn = this.value;
+    this.drawnToken = this.held?.token;
     if (this.tree === null) {
-      this.tree = new JsonTree(this.value, { openDepth: this.openDepth });
+      this.tree = new JsonTree(null, { openDepth: this.openDepth });
       this.el.append(this.tree.el);
-    } else {
-      this.tree.update(this.value);
     }
+    this.tree.update(this.value, this.held);
   }
 }
 
