@@ -6,6 +6,7 @@
  */
 import createDOMPurify, { type DOMPurify } from "dompurify";
 import { Marked } from "marked";
+import { placeChildren } from "./dom";
 import { schedule } from "./frame";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
@@ -16,6 +17,11 @@ export const LIVE_MARKDOWN_LIMIT = 32_000;
 
 /** At most this many characters of finished blocks are rendered as markdown per frame. */
 export const COMMIT_BUDGET = 16_000;
+
+/** Plain text (a backlog not yet rendered as markdown, or a block too large for it) is
+ * drawn in pieces that end after a newline about every this many characters: a piece that
+ * did not change costs nothing, and pieces off screen skip layout. */
+export const PLAIN_PIECE = 8_000;
 
 /** A single finished block up to this size is still rendered as markdown (a long code
  * block); a larger one stays plain text. */
@@ -112,6 +118,11 @@ export class MarkdownView {
   private lastFinal = false;
   private wanted = "";
   private wantedFinal = false;
+  /** Offsets in the text where plain pieces start (the first is 0), found as it grows. */
+  private pieceStarts: number[] = [0];
+  /** Piece elements by piece number, with the range of the text each one shows. */
+  private readonly pieces = new Map<number, { el: HTMLElement; start: number; end: number }>();
+  private readonly plain = document.createElement("div");
   /** Carries on committing a text too long to render in one frame. */
   private readonly resume = (): void => this.update(this.wanted, this.wantedFinal);
 
@@ -123,6 +134,7 @@ export class MarkdownView {
     this.live = document.createElement("div");
     this.live.className = "cs-md-live";
     this.el.append(this.done, this.live);
+    this.plain.className = "cs-md-plain";
   }
 
   /** Show `text`; `final` says it will not grow any more. */
@@ -134,6 +146,8 @@ export class MarkdownView {
       this.committed = "";
       this.done.replaceChildren();
       this.lastTail = null;
+      this.pieceStarts = [0];
+      this.pieces.clear();
     }
     let tail = text.slice(this.committed.length);
     // Commit the complete blocks found in a bounded window, so one frame never renders more
@@ -157,12 +171,42 @@ export class MarkdownView {
     if (tail.length > limit) {
       // A block this large (or the rest of a text still being committed) is drawn as plain
       // text: rendering it as markdown in one go would freeze the page.
-      const plain = document.createElement("div");
-      plain.className = "cs-md-plain";
-      plain.textContent = tail;
-      this.live.replaceChildren(plain);
+      this.showPlain(text, this.committed.length);
+      if (this.live.firstChild !== this.plain || this.live.childNodes.length > 1) this.live.replaceChildren(this.plain);
     } else {
       this.live.replaceChildren(renderMarkdown(tail));
     }
+  }
+
+  /** Make the plain element show `text` from offset `from` on, in pieces. */
+  private showPlain(text: string, from: number): void {
+    const starts = this.pieceStarts;
+    for (;;) {
+      const newline = text.indexOf("\n", (starts[starts.length - 1] as number) + PLAIN_PIECE);
+      if (newline < 0 || newline + 1 >= text.length) break;
+      starts.push(newline + 1);
+    }
+    let first = starts.length - 1;
+    while (first > 0 && (starts[first] as number) > from) first--;
+    const shown: HTMLElement[] = [];
+    for (let k = first; k < starts.length; k++) {
+      const start = Math.max(starts[k] as number, from);
+      const end = starts[k + 1] ?? text.length;
+      let piece = this.pieces.get(k);
+      if (piece === undefined) {
+        const el = document.createElement("div");
+        el.className = "cs-md-piece";
+        piece = { el, start: -1, end: -1 };
+        this.pieces.set(k, piece);
+      }
+      if (piece.start !== start || piece.end !== end) {
+        piece.el.textContent = text.slice(start, end);
+        piece.start = start;
+        piece.end = end;
+      }
+      shown.push(piece.el);
+    }
+    for (const k of this.pieces.keys()) if (k < first) this.pieces.delete(k);
+    placeChildren(this.plain, shown);
   }
 }

@@ -6,6 +6,7 @@ import {
   isAllowedImageUrl,
   LIVE_MARKDOWN_LIMIT,
   MarkdownView,
+  PLAIN_PIECE,
   renderMarkdown,
 } from "../src/markdown";
 
@@ -85,6 +86,23 @@ describe("incremental rendering", () => {
     view.update(`${code}\`\`\`\n`, true);
     expect(view.el.querySelector(".cs-md-plain")).toBeNull();
     expect(view.el.querySelector("pre code")?.textContent?.startsWith("line <b>")).toBe(true);
+  });
+
+  it("draws a long plain backlog in pieces and keeps the pieces that did not change", () => {
+    const view = new MarkdownView();
+    const line = (k: number) => `line ${k} ${"w".repeat(60)}\n`;
+    const code = `\`\`\`\n${Array.from({ length: 2_000 }, (_, k) => line(k)).join("")}`;
+    view.update(code, false);
+    const plain = view.el.querySelector(".cs-md-plain") as HTMLElement;
+    expect(plain.textContent).toBe(code);
+    const pieces = Array.from(plain.querySelectorAll(".cs-md-piece"));
+    expect(pieces.length).toBeGreaterThan(code.length / (PLAIN_PIECE + 100));
+    for (const piece of pieces.slice(0, -1)) expect(piece.textContent?.endsWith("\n")).toBe(true);
+    const grown = `${code}${line(2_000)}${line(2_001)}`;
+    view.update(grown, false);
+    expect(plain.textContent).toBe(grown);
+    const after = Array.from(plain.querySelectorAll(".cs-md-piece"));
+    expect(after.slice(0, pieces.length - 1)).toEqual(pieces.slice(0, -1));
   });
 
   it("starts over when the text is not a continuation (a past state)", () => {
