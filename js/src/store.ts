@@ -380,6 +380,8 @@ export interface Store {
   adoptSaved(snapshot: Snapshot | null): void;
   /** Put a fetched whole value in place of its preview; see `fillHeld`. */
   fillHeld(partId: string, field: string, token: number, value: unknown): boolean;
+  /** Show a problem found outside the messages (a saved run that could not be read). */
+  report(problem: string): void;
 }
 
 export function createStore(initial: StoreState = emptyState(), clock: () => number = Date.now): Store {
@@ -410,6 +412,11 @@ export function createStore(initial: StoreState = emptyState(), clock: () => num
       const applied = fillHeld(state, partId, field, token, value);
       if (applied) notify();
       return applied;
+    },
+    report(problem) {
+      note(state, problem);
+      bump(state);
+      notify();
     },
   };
 }

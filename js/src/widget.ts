@@ -9,6 +9,7 @@ import { mountApp } from "./app";
 import { viewAt } from "./scrub";
 import type { FetchHeld } from "./held";
 import { HeldFetcher } from "./held-fetcher";
+import { isPacked, readSaved, type SavedSnapshot } from "./persisted";
 import { createStore, emptyState, fromSnapshot, isRecord, type Store } from "./store";
 import type { Down, HeldAnswer, Model, Up } from "./wire";
 
@@ -33,8 +34,9 @@ function entryFor(model: WidgetModel): ModelEntry {
   const known = entries.get(model);
   if (known !== undefined) return known;
 
-  const saved = model.get("snapshot");
-  const store = createStore(saved ? fromSnapshot(saved) : emptyState(model.get("title") ?? ""));
+  const saved = model.get("snapshot") as SavedSnapshot;
+  const plain = saved !== null && saved !== undefined && !isPacked(saved);
+  const store = createStore(plain ? fromSnapshot(saved) : emptyState(model.get("title") ?? ""));
   const send = (up: Up) => model.send(up);
   const fetcher = new HeldFetcher({
     send,
@@ -45,7 +47,15 @@ function entryFor(model: WidgetModel): ModelEntry {
     if (isRecord(msg) && msg.kind === "held") fetcher.receive(msg as unknown as HeldAnswer);
     else store.dispatch(msg as Down);
   };
-  const onSnapshot = () => store.adoptSaved(model.get("snapshot"));
+  // A packed saved run is decoded only when it is ahead of what the live messages brought.
+  const onSnapshot = () =>
+    readSaved(
+      model.get("snapshot") as SavedSnapshot,
+      store.get().seq,
+      (snapshot) => store.adoptSaved(snapshot),
+      (problem) => store.report(problem),
+    );
+  if (!plain) onSnapshot();
   model.on("msg:custom", onMessage);
   model.on("change:snapshot", onSnapshot);
 

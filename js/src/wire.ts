@@ -292,5 +292,6 @@ export type Up =
 /** Synced traits of StreamView. */
 export interface Model {
   title: string;
-  snapshot: Snapshot | null;
+  /** The saved run: a Snapshot, or a large one packed (see persisted.ts). */
+  snapshot: Snapshot | { v: number; seq: number; encoding: "deflate-json"; data: DataView } | null;
 }

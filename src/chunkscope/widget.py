@@ -16,6 +16,7 @@ import traitlets
 
 from .consume import Channel, Consumer
 from .held import answer as held_answer
+from .persisted import pack_snapshot
 from .record import Recorder
 from .sources import as_source
 from .state import RunState
@@ -37,7 +38,8 @@ class StreamView(anywidget.AnyWidget):
     """A label shown in the view's header."""
     snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The persisted run (``docs/wire.md`` Snapshot), refreshed rarely: whenever the content
-    doubled, and at the end. Never holds a transient chunk."""
+    grew fourfold, and at the end. Never holds a transient chunk. A large run is packed
+    (``chunkscope.persisted``); ``chunkscope.persisted.unpack_snapshot`` reads either form."""
 
     def __init__(
         self,
@@ -189,5 +191,6 @@ class _WidgetSink:
         self._view.send({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
 
     def persist(self, snapshot: dict[str, Any]) -> None:
+        packed = pack_snapshot(snapshot)
         with self._view.hold_sync():
-            self._view.snapshot = snapshot
+            self._view.snapshot = packed

@@ -1,0 +1,63 @@
+/**
+ * The `snapshot` trait as saved in the notebook: a plain Snapshot for a small run, or a
+ * packed one for a large run (its JSON deflated into a binary buffer, `seq` beside it; see
+ * src/chunkscope/persisted.py). A packed value is decoded only when it is newer than what
+ * the store holds, so a live page never parses the megabytes it already has.
+ */
+import { isRecord } from "./store";
+import type { Snapshot } from "./wire";
+
+/** `encoding` of a packed snapshot. */
+export const PACKED_ENCODING = "deflate-json";
+
+/** A packed snapshot as the widget manager hands it over. */
+export interface PackedSnapshot {
+  v: number;
+  seq: number;
+  encoding: typeof PACKED_ENCODING;
+  data: DataView | ArrayBuffer | Uint8Array;
+}
+
+/** The trait's value: nothing yet, a plain snapshot or a packed one. */
+export type SavedSnapshot = Snapshot | PackedSnapshot | null | undefined;
+
+export function isPacked(value: unknown): value is PackedSnapshot {
+  return isRecord(value) && value.encoding === PACKED_ENCODING && typeof value.seq === "number";
+}
+
+/** The `seq` a saved value stands for (-1 when there is none). */
+export function savedSeq(value: SavedSnapshot): number {
+  return isRecord(value) && typeof value.seq === "number" ? value.seq : -1;
+}
+
+/** The Snapshot of a packed value (deflate runs in the browser's stream machinery). */
+export async function unpack(packed: PackedSnapshot): Promise<Snapshot> {
+  const data = packed.data;
+  // A copy into a plain ArrayBuffer: the view may sit on a shared or larger buffer.
+  const bytes =
+    data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const stream = new Blob([bytes.slice()]).stream().pipeThrough(new DecompressionStream("deflate"));
+  const text = await new Response(stream).text();
+  return JSON.parse(text) as Snapshot;
+}
+
+/**
+ * Hand `value` to `adopt` as a Snapshot when it is newer than `haveSeq`: at once when it
+ * is plain, after decoding when packed. A packed value that cannot be decoded is reported
+ * through `fail`, and the store keeps what it has.
+ */
+export function readSaved(
+  value: SavedSnapshot,
+  haveSeq: number,
+  adopt: (snapshot: Snapshot) => void,
+  fail: (message: string) => void,
+): void {
+  if (value === null || value === undefined || savedSeq(value) <= haveSeq) return;
+  if (!isPacked(value)) {
+    adopt(value as Snapshot);
+    return;
+  }
+  unpack(value).then(adopt, (error: unknown) => {
+    fail(`the saved run could not be decoded (${error instanceof Error ? error.message : String(error)})`);
+  });
+}
