@@ -28,56 +28,109 @@ export interface TranscriptBlock {
  * parts share a block. A chain that loops back on itself is cut and shown at top level.
  */
 export function transcriptBlocks(state: StoreState): TranscriptBlock[] {
-  const nodes = new Map<string, PartNode>();
-  for (const part of state.parts) nodes.set(part.id, { part, children: [] });
-
-  const containerOf = (part: Part): string | null => {
-    if (part.parent !== null && part.parent !== part.id && nodes.has(part.parent)) return part.parent;
-    if (part.kind !== "step" && part.step !== null && part.step !== part.id && nodes.has(part.step)) {
-      return part.step;
-    }
-    return null;
-  };
-
-  const blocks: TranscriptBlock[] = [];
-  let loose: TranscriptBlock | null = null;
-  for (const part of state.parts) {
-    const node = nodes.get(part.id);
-    if (node === undefined || node.part !== part) continue; // a duplicate id: first wins
-    const container = containerOf(part);
-    if (container !== null && !loopsBack(part.id, container, nodes, containerOf)) {
-      nodes.get(container)?.children.push(node);
-      continue;
-    }
-    if (part.kind === "step") {
-      blocks.push({ key: part.id, step: part, nodes: [] });
-      loose = null;
-    } else {
-      if (loose === null) {
-        loose = { key: `loose:${part.id}`, step: null, nodes: [] };
-        blocks.push(loose);
-      }
-      loose.nodes.push(node);
-    }
-  }
-  // A step block's content is its node's children.
-  for (const block of blocks) {
-    if (block.step !== null) block.nodes = nodes.get(block.step.id)?.children ?? [];
-  }
-  return blocks;
+  return buildTree(state.parts).blocks;
 }
 
-function loopsBack(
-  id: string,
-  start: string,
-  nodes: Map<string, PartNode>,
-  containerOf: (part: Part) => string | null,
-): boolean {
+/** What `transcriptBlocks` builds, kept so that parts added later can extend it. */
+interface Tree {
+  blocks: TranscriptBlock[];
+  nodes: Map<string, PartNode>;
+  /** Ids that parts name as `parent` or `step` but that no part has (yet). */
+  missing: Set<string>;
+}
+
+function buildTree(parts: readonly Part[]): Tree {
+  const nodes = new Map<string, PartNode>();
+  for (const part of parts) nodes.set(part.id, { part, children: [] });
+  const tree: Tree = { blocks: [], nodes, missing: new Set() };
+  for (const part of parts) {
+    const node = nodes.get(part.id);
+    if (node === undefined || node.part !== part) continue; // a duplicate id: first wins
+    noteMissing(tree, part);
+    place(tree, node);
+  }
+  return tree;
+}
+
+/** Where `part` hangs: its parent when that exists, else its step; null for top level. */
+function containerOf(nodes: Map<string, PartNode>, part: Part): string | null {
+  if (part.parent !== null && part.parent !== part.id && nodes.has(part.parent)) return part.parent;
+  if (part.kind !== "step" && part.step !== null && part.step !== part.id && nodes.has(part.step)) {
+    return part.step;
+  }
+  return null;
+}
+
+function place(tree: Tree, node: PartNode): void {
+  const container = containerOf(tree.nodes, node.part);
+  if (container !== null && !loopsBack(node.part.id, container, tree.nodes)) {
+    tree.nodes.get(container)?.children.push(node);
+  } else {
+    placeTopLevel(tree, node);
+  }
+}
+
+function noteMissing(tree: Tree, part: Part): void {
+  if (part.parent !== null && part.parent !== part.id && !tree.nodes.has(part.parent)) tree.missing.add(part.parent);
+  if (part.kind !== "step" && part.step !== null && part.step !== part.id && !tree.nodes.has(part.step)) {
+    tree.missing.add(part.step);
+  }
+}
+
+/** A step opens a block of its own (its content is its children); other parts join the
+ * loose block at the end, or open one. */
+function placeTopLevel(tree: Tree, node: PartNode): void {
+  const part = node.part;
+  if (part.kind === "step") {
+    tree.blocks.push({ key: part.id, step: part as StepPart, nodes: node.children });
+    return;
+  }
+  let loose = tree.blocks[tree.blocks.length - 1];
+  if (loose === undefined || loose.step !== null) {
+    loose = { key: `loose:${part.id}`, step: null, nodes: [] };
+    tree.blocks.push(loose);
+  }
+  loose.nodes.push(node);
+}
+
+/**
+ * `transcriptBlocks` for a view that draws the same store frame after frame: parts added
+ * at the end extend the blocks built before, so a frame costs the new parts rather than
+ * every part. It builds anew for another state, after a part was replaced or moved, or
+ * when a new part is one that earlier parts named but could not find.
+ */
+export function blockBuilder(): (state: StoreState) => TranscriptBlock[] {
+  let built: { state: StoreState; structureRev: number; count: number; tree: Tree } | null = null;
+  return (state) => {
+    if (built === null || built.state !== state || built.structureRev !== state.structureRev || !extend(built.tree, state.parts, built.count)) {
+      built = { state, structureRev: state.structureRev, count: 0, tree: buildTree(state.parts) };
+    }
+    built.count = state.parts.length;
+    return built.tree.blocks;
+  };
+}
+
+/** Add `parts[from..]` to `tree`; false when one of them needs the tree built anew. */
+function extend(tree: Tree, parts: readonly Part[], from: number): boolean {
+  if (parts.length < from) return false;
+  for (let k = from; k < parts.length; k++) {
+    const part = parts[k] as Part;
+    if (tree.missing.has(part.id) || tree.nodes.has(part.id)) return false;
+    const node: PartNode = { part, children: [] };
+    tree.nodes.set(part.id, node);
+    noteMissing(tree, part);
+    place(tree, node);
+  }
+  return true;
+}
+
+/** The chain of containers from `start` comes back to `id`, or goes round a loop. */
+function loopsBack(id: string, start: string, nodes: Map<string, PartNode>): boolean {
   let current: string | null = start;
   for (let depth = 0; current !== null && depth <= nodes.size; depth++) {
     if (current === id) return true;
     const node = nodes.get(current);
-    current = node === undefined ? null : containerOf(node.part);
+    current = node === undefined ? null : containerOf(nodes, node.part);
   }
   return current !== null;
 }

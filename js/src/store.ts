@@ -41,6 +41,10 @@ export interface StoreState {
   version: number;
   /** Part id → the `version` at which that part last changed. */
   partRev: Map<string, number>;
+  /** Counts the times a part already known was replaced or moved (new `parent`, `step`
+   * or `kind`); parts only added at the end leave it alone, so views can extend what they
+   * built instead of rebuilding it. */
+  structureRev: number;
   /** `version` at which `rows` last changed. */
   rowsRev: number;
   /** `version` at which `transient` last changed. */
@@ -82,6 +86,7 @@ export function emptyState(title = ""): StoreState {
     needsResync: false,
     version: 0,
     partRev: new Map(),
+    structureRev: 0,
     rowsRev: 0,
     transientRev: 0,
     snapshotSeen: false,
@@ -240,6 +245,7 @@ function insertPart(state: StoreState, part: Part): void {
     state.parts.push(part);
   } else {
     state.parts[at] = part;
+    state.structureRev += 1;
   }
   state.byId.set(part.id, part);
   state.partRev.set(part.id, state.version);
@@ -286,6 +292,7 @@ function setFields(state: StoreState, op: Extract<Op, { op: "set" }>): void {
   }
   for (const [key, value] of Object.entries(op.set)) {
     if (key === "id") continue; // a part keeps its identity
+    if (key === "parent" || key === "step" || key === "kind") state.structureRev += 1;
     part[key] = value;
   }
   if ("state" in op.set && !("states" in op.set)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type PartNode, statusView, transcriptBlocks } from "../src/selectors";
+import { blockBuilder, type PartNode, statusView, transcriptBlocks } from "../src/selectors";
 import { applyDown, emptyState, fromSnapshot } from "../src/store";
 import { batch, part, run, snapshot } from "./helpers";
 
@@ -99,5 +99,55 @@ describe("statusView", () => {
   it("does not tick for a run loaded from saved state", () => {
     const state = fromSnapshot(snapshot([], { run: run({ status: "running", elapsedMs: 1500 }) }));
     expect(statusView(state, Date.now()).elapsedMs).toBe(1500);
+  });
+});
+
+describe("blockBuilder", () => {
+  const blockShape = (blocks: ReturnType<typeof transcriptBlocks>) =>
+    blocks.map((b) => ({ key: b.key, step: b.step?.id ?? null, nodes: shape(b.nodes) }));
+
+  /** A small deterministic generator, so a failure can be replayed. */
+  function random(seed: number): () => number {
+    let x = seed;
+    return () => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x / 2147483648;
+    };
+  }
+
+  it("gives what transcriptBlocks gives, frame after frame, whatever the parts name", () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const next = random(seed);
+      const build = blockBuilder();
+      let state = applyDown(emptyState(), batch(1));
+      let seq = 1;
+      const ids: string[] = [];
+      for (let frame = 0; frame < 12; frame++) {
+        const ops = [];
+        for (let k = Math.floor(next() * 6); k > 0; k--) {
+          const id = `p${Math.floor(next() * 40)}`; // sometimes an id again: a replacement
+          const pick = () => (next() < 0.3 ? null : next() < 0.8 && ids.length ? ids[Math.floor(next() * ids.length)] : `p${Math.floor(next() * 40)}`);
+          const kind = next() < 0.2 ? "step" : next() < 0.5 ? "tool" : "text";
+          ops.push({ op: "add" as const, part: part(kind, { id, parent: pick(), step: pick() }) });
+          ids.push(id);
+        }
+        if (next() < 0.15 && ids.length) {
+          ops.push({ op: "set" as const, id: ids[0] as string, set: { parent: ids[ids.length - 1] }, t: frame });
+        }
+        seq += 1;
+        state = applyDown(state, batch(seq, ...ops));
+        expect(blockShape(build(state)), `seed ${seed}, frame ${frame}`).toEqual(blockShape(transcriptBlocks(state)));
+      }
+    }
+  });
+
+  it("extends the blocks it built when parts are only added", () => {
+    const build = blockBuilder();
+    let state = fromSnapshot(snapshot([part("step", { id: "s" }), part("tool", { id: "a", step: "s" })]));
+    const first = build(state);
+    state = applyDown(state, batch(1, { op: "add", part: part("tool", { id: "b", step: "s" }) }));
+    const second = build(state);
+    expect(second).toBe(first);
+    expect(shape(second[0]?.nodes ?? [])).toEqual(["a", "b"]);
   });
 });

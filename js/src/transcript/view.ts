@@ -6,7 +6,7 @@
 import type { PanelContext } from "../panel";
 import { formatSeconds, h, setText } from "../dom";
 import { schedule, unschedule } from "../frame";
-import { type PartNode, type TranscriptBlock, transcriptBlocks } from "../selectors";
+import { blockBuilder, type PartNode, type TranscriptBlock } from "../selectors";
 import type { StoreState } from "../store";
 import type { Part } from "../wire";
 import { createPartView, type PartView } from "./parts";
@@ -91,6 +91,8 @@ export class TranscriptView {
   private resizes: ResizeObserver | null = null;
   /** Long lists drawn only near the visible area. */
   private readonly windows: Windows;
+  /** The transcript's blocks, extended frame by frame as parts are added. */
+  private readonly blocksOf = blockBuilder();
   /** The state drawn last, to draw again when a far page comes near. */
   private lastState: StoreState | null = null;
   /** Called when windowed pages came near or went away and the view needs a redraw. */
@@ -155,7 +157,7 @@ export class TranscriptView {
     this.lastState = state;
     const ended = state.run.ended;
     const seen = new Set<string>();
-    const blocks = transcriptBlocks(state);
+    const blocks = this.blocksOf(state);
     this.windows.begin();
     this.windows.place(
       this.blocksEl,
@@ -205,7 +207,7 @@ export class TranscriptView {
   scrollTo(partId: string): boolean {
     if (!this.drawn.has(partId) && this.lastState !== null) {
       // In a windowed list far from view: draw the pages on its way first.
-      const pages = pagesLeadingTo(transcriptBlocks(this.lastState), partId);
+      const pages = pagesLeadingTo(this.blocksOf(this.lastState), partId);
       if (pages === null) return false;
       for (const key of pages) this.windows.reveal(key);
       this.render(this.lastState);
