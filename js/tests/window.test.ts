@@ -98,7 +98,7 @@ describe("a windowed transcript", () => {
     ]);
     expect(redraws).toBe(1);
     view.draw(state);
-    expect(cards(view)).toContain("k450");
+    expect(cards(view)).toContain(`k${4 * PAGE_ITEMS + 10}`);
     expect(cards(view)).not.toContain("k0");
     expect(boxes[0]?.style.height).toBe("4321px");
     expect(boxes[4]?.style.height).toBe("");

@@ -13,9 +13,9 @@ import { placeChildren } from "../dom";
 /** Lists up to this long are drawn whole, with no pages. */
 export const WINDOW_MIN_ITEMS = 300;
 /** Entries per page of a windowed list. */
-export const PAGE_ITEMS = 100;
+export const PAGE_ITEMS = 25;
 /** Pages within this distance of the visible area are drawn (CSS margin syntax). */
-export const NEAR_MARGIN = "1500px 0px";
+export const NEAR_MARGIN = "1000px 0px";
 /** Height of one entry before any was measured (px). */
 export const ENTRY_HEIGHT_GUESS = 40;
 
@@ -43,6 +43,10 @@ interface Page {
   measuredHeight: number;
   /** Entries it holds now. */
   count: number;
+  /** The height its empty box was given, and for how many entries (so that it is written
+   * again only when it must: every write makes the browser lay the list out again). */
+  boxHeight: number;
+  boxCount: number;
 }
 
 /** The pages of every windowed list of one transcript. */
@@ -102,13 +106,16 @@ export class Windows {
       const page = this.page(key, index === 0 || (last && index === ranges.length - 1));
       page.count = end - start;
       if (page.near) {
-        if (!page.drawn) page.el.style.height = "";
+        if (!page.drawn) {
+          page.el.style.height = "";
+          page.boxHeight = -1;
+        }
         placeChildren(page.el, items.slice(start, end).map(draw));
         page.drawn = true;
       } else {
         if (page.drawn) page.el.replaceChildren();
         page.drawn = false;
-        page.el.style.height = `${this.heightOf(page)}px`;
+        this.sizeBox(page);
       }
       pageEls.push(page.el);
     });
@@ -141,6 +148,8 @@ export class Windows {
         measuredCount: 0,
         measuredHeight: 0,
         count: 0,
+        boxHeight: -1,
+        boxCount: -1,
       };
       this.pages.set(key, page);
       this.keyOf.set(el, key);
@@ -149,9 +158,15 @@ export class Windows {
     return page;
   }
 
-  private heightOf(page: Page): number {
-    if (page.measuredCount === page.count && page.measuredHeight > 0) return page.measuredHeight;
-    return Math.round(page.count * this.entryHeight);
+  /** Give a page that is not drawn its measured height, or a guess kept until its entries
+   * change. */
+  private sizeBox(page: Page): void {
+    const measured = page.measuredCount === page.count && page.measuredHeight > 0;
+    if (!measured && page.boxCount === page.count && page.boxHeight >= 0) return;
+    const height = measured ? page.measuredHeight : Math.round(page.count * this.entryHeight);
+    if (height !== page.boxHeight) page.el.style.height = `${height}px`;
+    page.boxHeight = height;
+    page.boxCount = page.count;
   }
 
   private observed(entries: IntersectionObserverEntry[]): void {
