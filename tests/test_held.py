@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 import chunkscope as cs
+from captured_view import Captured
 from chunkscope.held import (
     HELD_LIMIT,
     PIECE_BYTES,
@@ -238,17 +239,6 @@ def test_a_malformed_fetch_is_answered_with_an_error_not_an_exception(
 ) -> None:
     (reply,) = answer(request_, HeldValues())
     assert reply["kind"] == "held" and "error" in reply
-
-
-class Captured(cs.StreamView):
-    """A StreamView that keeps what it sends, as the browser would receive it."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.sent: list[dict[str, Any]] = []
-        super().__init__(*args, **kwargs)
-
-    def send(self, content: Any, buffers: Any = None) -> None:
-        self.sent.append(json.loads(json.dumps(content)))
 
 
 def test_the_widget_answers_a_fetch_message_with_pieces() -> None:

@@ -7,17 +7,7 @@ import threading
 from typing import Any
 
 import chunkscope as cs
-
-
-class Captured(cs.StreamView):
-    """A StreamView that keeps what it sends, as the browser would receive it."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.sent: list[dict[str, Any]] = []
-        super().__init__(*args, **kwargs)
-
-    def send(self, content: Any, buffers: Any = None) -> None:
-        self.sent.append(json.loads(json.dumps(content)))
+from captured_view import Captured
 
 
 def test_repr_is_deterministic_and_replaces_the_default_address() -> None:
@@ -64,7 +54,9 @@ def test_ready_gets_a_snapshot_without_transient_items_and_batches_follow() -> N
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
     assert any(
         op["op"] == "transient" and op["item"]["type"] == "data-progress"
-        for m in view.sent if m["kind"] == "batch" for op in m["ops"]
+        for m in view.sent
+        if m["kind"] == "batch"
+        for op in m["ops"]
     ), "transient chunks travel live, as batch ops"
     view._on_front_end_message(view, {"kind": "ready"}, [])
     last = view.sent[-1]
