@@ -222,8 +222,9 @@ def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> Non
 
 def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPage) -> None:
     lab.set_save_widget_state(False)
-    # Slow enough (about 18 s in all) that the run is still going once the page is back.
-    start_demo(lab, "reload", speed=0.3)
+    # Slow enough (about 27 s in all) that the run is still going once the page is back,
+    # even when a loaded machine takes a while to reload JupyterLab.
+    start_demo(lab, "reload", speed=0.2)
     before = wait_view(
         lab,
         lambda v: any(t.name == "get-weather" for t in v.tools) and "Let me check" in v.text,
