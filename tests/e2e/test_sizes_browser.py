@@ -21,6 +21,8 @@ from lab import LabPage, LabPageError
 from playwright.sync_api import Locator
 from streamview import WIDGET, scroll_transcript_to, wait_until
 
+from chunkscope.persisted import PACKED_ENCODING, unpack_snapshot
+
 pytestmark = pytest.mark.e2e
 
 #: The longest main-thread task allowed while a large run is drawn (ms).
@@ -241,3 +243,41 @@ def test_50k_tool_calls_are_all_there(lab: LabPage) -> None:
     MEASURED["fifty-k-tool-calls"]["scrolling_longest_task_ms"] = max(scrolling, default=0.0)
     write_measured(lab)
     assert_responsive("fifty-k-tool-calls", drawn, load_tolerant=True)
+
+
+SAVED_CALLS = """\
+calls = []
+for i in range(3_000):
+    calls += [chunk("tool-call", toolCallId=f"c{i}", toolName="ping", args={"i": i}),
+              chunk("tool-result", toolCallId=f"c{i}", toolName="ping", result=i)]
+view = cs.show(run(*calls), title="3k tool calls")
+"""
+
+
+def test_a_large_saved_run_is_packed_and_reopens_without_its_kernel(lab: LabPage) -> None:
+    lab.set_save_widget_state(True)
+    draw(lab, "saved-3k-tool-calls", SAVED_CALLS)
+    lab.save()
+    notebook = lab.read_notebook()
+    states = notebook["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    (model,) = [m for m in states.values() if "snapshot" in m.get("state", {})]
+    saved = model["state"]["snapshot"]
+    assert saved["encoding"] == PACKED_ENCODING, "a run this large is saved packed"
+    (buffer,) = [b for b in model["buffers"] if b["path"] == ["snapshot", "data"]]
+    snapshot = unpack_snapshot({**saved, "data": buffer["data"]})
+    assert snapshot is not None and snapshot["run"]["status"] == "finished"
+    assert sum(1 for p in snapshot["parts"] if p["kind"] == "tool") == 3_000
+    assert lab.notebook_size() < 1_000_000, "the packed run keeps the notebook small"
+
+    lab.server.shutdown_kernels()
+    lab.open(lab.path or "")
+    reopened = wait_until(
+        lambda: (s := widget_state(lab)) and s["status"] == "finished" and s,
+        "the reopened view drawing the saved run",
+        60,
+    )
+    assert "6003 chunks" in reopened["statusBar"].replace(",", ""), reopened["statusBar"]
+    assert 0 in calls_showing(lab), "a finished run opens at its first call"
+    scroll_transcript_to(lab, 10**9)
+    wait_until(lambda: 2_999 in calls_showing(lab), "the last call after scrolling to the end", 30)
+    assert not lab.console_errors, lab.console_errors
