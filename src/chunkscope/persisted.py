@@ -14,6 +14,8 @@ import json
 import zlib
 from typing import Any
 
+from .wire import PackedSnapshot
+
 PACK_OVER_BYTES = 256 * 1024
 """Snapshots whose JSON is longer than this are packed."""
 
@@ -34,12 +36,13 @@ def pack_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
         return snapshot
     if len(text) <= PACK_OVER_BYTES:
         return snapshot
-    return {
+    packed: PackedSnapshot = {
         "v": snapshot.get("v", 1),
         "seq": snapshot.get("seq", 0),
-        "encoding": PACKED_ENCODING,
+        "encoding": "deflate-json",
         "data": zlib.compress(text.encode("utf-8"), _LEVEL),
     }
+    return dict(packed)
 
 
 def unpack_snapshot(value: dict[str, Any] | None) -> dict[str, Any] | None:

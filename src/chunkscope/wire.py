@@ -96,6 +96,16 @@ class Snapshot(TypedDict):
     rows: list[dict[str, Any]]
 
 
+class PackedSnapshot(TypedDict):
+    """A large Snapshot as the synced trait holds it (``chunkscope.persisted``): its JSON,
+    deflated, in one binary buffer."""
+
+    v: int
+    seq: int
+    encoding: Literal["deflate-json"]
+    data: bytes
+
+
 class TransientItem(TypedDict):
     """A live-only ``data-*`` chunk."""
 
