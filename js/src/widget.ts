@@ -28,6 +28,10 @@ interface ModelEntry {
 
 const entries = new WeakMap<WidgetModel, ModelEntry>();
 
+/** Why a held value cannot be fetched in a view no kernel has answered. */
+export const NO_KERNEL =
+  "no kernel is connected to this view: the whole value stays in the kernel that ran the cell (run it again to see all of it)";
+
 /** The model's entry, created on first use: the store starts from the saved `snapshot`
  * trait when there is one, so a reopened notebook shows the run without a kernel. */
 function entryFor(model: WidgetModel): ModelEntry {
@@ -73,7 +77,12 @@ function entryFor(model: WidgetModel): ModelEntry {
   const entry: ModelEntry = {
     store,
     send,
-    fetchHeld: (request, report) => fetcher.fetch(request, report),
+    fetchHeld: (request, report) => {
+      // Only a kernel that answered "ready" holds the run: a notebook reopened without
+      // one has the preview and nothing more, and should say so at once.
+      if (store.get().snapshotSeen) fetcher.fetch(request, report);
+      else report({ state: "failed", message: NO_KERNEL });
+    },
     dispose() {
       fetcher.dispose();
       model.off("msg:custom", onMessage);

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import type { AnyModel } from "@anywidget/types";
 import { describe, expect, it } from "vitest";
-import widget from "../src/widget";
+import widget, { NO_KERNEL } from "../src/widget";
 import type { Down, Model, Snapshot, Up } from "../src/wire";
 import { batch, part, run, snapshot, snapshotMsg, transient } from "./helpers";
 
@@ -166,6 +166,19 @@ describe("widget", () => {
     const blob = el.querySelector('[data-part-id="big"] .cs-json-string');
     expect(blob?.textContent?.length).toBeGreaterThan(20_000);
     expect(more()?.textContent).toBe("show more (1979600 more chars)");
+  });
+
+  it("says at once that a held value needs the kernel when no kernel answered", async () => {
+    const held = { result: { token: 3, size: 900_014, lengths: { "$/blob": 900_000 } } };
+    const tool = part("tool", { id: "big", state: "done", result: { blob: "y".repeat(400) }, held });
+    const model = new FakeModel({ snapshot: snapshot([tool], { seq: 4 }) });
+    initialize(model);
+    const { el } = render(model);
+    await frame();
+    const more = Array.from(el.querySelectorAll(".cs-more")).find((b) => b.textContent?.includes("more chars"));
+    (more as HTMLButtonElement).click();
+    expect(model.sent.some((up) => up.kind === "fetch")).toBe(false);
+    expect(el.textContent).toContain(NO_KERNEL);
   });
 
   it("drops its listeners when the model goes away", () => {
