@@ -102,7 +102,7 @@ export class Windows {
     }
     const pageEls: HTMLElement[] = [];
     ranges.forEach(([start, end], index) => {
-      const key = `${listKey}#${index}`;
+      const key = pageKey(listKey, start);
       const page = this.page(key, index === 0 || (last && index === ranges.length - 1));
       page.count = end - start;
       if (page.near) {
