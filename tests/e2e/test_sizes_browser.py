@@ -64,13 +64,19 @@ view = cs.show(run(
 ), title="1M characters")
 """
 
-FIFTY_K_TOOL_CALLS = """\
+
+def tool_calls_cell(count: int, title: str) -> str:
+    """A cell showing a run of ``count`` tool calls, each with its result."""
+    return f"""\
 calls = []
-for i in range(50_000):
-    calls += [chunk("tool-call", toolCallId=f"c{i}", toolName="ping", args={"i": i}),
-              chunk("tool-result", toolCallId=f"c{i}", toolName="ping", result=i)]
-view = cs.show(run(*calls), title="50k tool calls")
+for i in range({count}):
+    calls += [chunk("tool-call", toolCallId=f"c{{i}}", toolName="ping", args={{"i": i}}),
+              chunk("tool-result", toolCallId=f"c{{i}}", toolName="ping", result=i)]
+view = cs.show(run(*calls), title={title!r})
 """
+
+
+FIFTY_K_TOOL_CALLS = tool_calls_cell(50_000, "50k tool calls")
 
 _OBSERVE_JS = """
 () => {
@@ -245,13 +251,7 @@ def test_50k_tool_calls_are_all_there(lab: LabPage) -> None:
     assert_responsive("fifty-k-tool-calls", drawn, load_tolerant=True)
 
 
-SAVED_CALLS = """\
-calls = []
-for i in range(3_000):
-    calls += [chunk("tool-call", toolCallId=f"c{i}", toolName="ping", args={"i": i}),
-              chunk("tool-result", toolCallId=f"c{i}", toolName="ping", result=i)]
-view = cs.show(run(*calls), title="3k tool calls")
-"""
+SAVED_CALLS = tool_calls_cell(3_000, "3k tool calls")
 
 
 def test_a_large_saved_run_is_packed_and_reopens_without_its_kernel(lab: LabPage) -> None:
