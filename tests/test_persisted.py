@@ -6,8 +6,10 @@ from __future__ import annotations
 import base64
 import json
 import math
+import zlib
 from typing import Any
 
+import pytest
 from ipywidgets.widgets.widget import _remove_buffers
 
 import chunkscope as cs
@@ -40,6 +42,12 @@ def test_a_large_snapshot_is_packed_with_its_seq_and_unpacks_to_the_same_run() -
     # As a saved notebook stores the buffer: base64 text.
     saved = {**packed, "data": base64.b64encode(packed["data"]).decode("ascii")}
     assert unpack_snapshot(saved) == large
+
+
+def test_a_packed_snapshot_that_unpacks_past_the_limit_is_refused() -> None:
+    bomb = {"v": 1, "seq": 1, "encoding": PACKED_ENCODING, "data": zlib.compress(b" " * 2_000_000)}
+    with pytest.raises(ValueError, match="more than 1,000,000 bytes"):
+        unpack_snapshot(bomb, max_bytes=1_000_000)
 
 
 def test_a_snapshot_that_is_not_strict_json_is_left_to_the_widget_serializer() -> None:

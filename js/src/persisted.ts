@@ -30,15 +30,38 @@ export function savedSeq(value: SavedSnapshot): number {
   return isRecord(value) && typeof value.seq === "number" ? value.seq : -1;
 }
 
+/** The most a packed snapshot may unpack to. */
+export const MAX_UNPACKED_BYTES = 512 * 2 ** 20;
+
 /** The Snapshot of a packed value (deflate runs in the browser's stream machinery). */
-export async function unpack(packed: PackedSnapshot): Promise<Snapshot> {
+export async function unpack(packed: PackedSnapshot, maxBytes = MAX_UNPACKED_BYTES): Promise<Snapshot> {
   const data = packed.data;
   // A copy into a plain ArrayBuffer: the view may sit on a shared or larger buffer.
   const bytes =
     data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const stream = new Blob([bytes.slice()]).stream().pipeThrough(new DecompressionStream("deflate"));
-  const text = await new Response(stream).text();
-  return JSON.parse(text) as Snapshot;
+  return JSON.parse(await readText(stream, maxBytes)) as Snapshot;
+}
+
+/** The UTF-8 text of `stream`, refused past `maxBytes`: a saved notebook is untrusted input,
+ * and a few kilobytes of deflate can stand for gigabytes. */
+async function readText(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  const pieces: string[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new Error(`it unpacks to more than ${Math.round(maxBytes / 2 ** 20)} MB`);
+    }
+    pieces.push(decoder.decode(value, { stream: true }));
+  }
+  pieces.push(decoder.decode());
+  return pieces.join("");
 }
 
 /**

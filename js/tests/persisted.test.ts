@@ -46,6 +46,11 @@ describe("saved snapshots", () => {
     expect(calls).toEqual([]);
   });
 
+  it("refuses a packed snapshot that unpacks past the limit (a deflate bomb)", async () => {
+    const bomb = pack(snap, await deflate(" ".repeat(2_000_000)));
+    await expect(unpack(bomb, 1_000_000)).rejects.toThrow(/unpacks to more than 1 MB/);
+  });
+
   it("reports a packed snapshot that cannot be decoded, and adopts nothing", async () => {
     const calls: string[] = [];
     readSaved(pack(snap, new Uint8Array([1, 2, 3, 4])), 0, () => calls.push("adopt"), (m) => calls.push(m));

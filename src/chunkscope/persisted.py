@@ -22,6 +22,9 @@ PACK_OVER_BYTES = 256 * 1024
 PACKED_ENCODING = "deflate-json"
 """The ``encoding`` of a packed snapshot: zlib-wrapped deflate of the UTF-8 JSON text."""
 
+MAX_UNPACKED_BYTES = 512 * 2**20
+"""The most a packed snapshot may unpack to (the browser holds the same limit)."""
+
 _LEVEL = 1
 """zlib level: the fastest one already shrinks repetitive run JSON about tenfold."""
 
@@ -45,16 +48,23 @@ def pack_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     return dict(packed)
 
 
-def unpack_snapshot(value: dict[str, Any] | None) -> dict[str, Any] | None:
+def unpack_snapshot(
+    value: dict[str, Any] | None, *, max_bytes: int = MAX_UNPACKED_BYTES
+) -> dict[str, Any] | None:
     """The Snapshot a ``snapshot`` trait value holds, packed or not (None stays None).
 
     Accepts the packed data as bytes, or as the base64 text a saved notebook's widget state
-    stores buffers in.
+    stores buffers in. A saved notebook is untrusted input: data that unpacks to more than
+    ``max_bytes`` raises ``ValueError`` rather than filling the memory.
     """
     if value is None or value.get("encoding") != PACKED_ENCODING:
         return value
     data = value["data"]
     if isinstance(data, str):
         data = base64.b64decode(data)
-    unpacked: dict[str, Any] = json.loads(zlib.decompress(bytes(data)).decode("utf-8"))
+    inflater = zlib.decompressobj()
+    text = inflater.decompress(bytes(data), max_bytes)
+    if inflater.unconsumed_tail:
+        raise ValueError(f"the packed snapshot unpacks to more than {max_bytes:,} bytes")
+    unpacked: dict[str, Any] = json.loads(text.decode("utf-8"))
     return unpacked
