@@ -6,6 +6,8 @@ import json
 import threading
 from typing import Any
 
+import pytest
+
 import chunkscope as cs
 from captured_view import Captured
 
@@ -63,6 +65,28 @@ def test_ready_gets_a_snapshot_without_transient_items_and_batches_follow() -> N
     assert last["kind"] == "snapshot"
     assert last["transient"] == [], "a page that arrives later does not get live-only items"
     assert "data-progress" not in json.dumps(last)
+
+
+def test_a_view_shown_first_streams_the_run_it_is_started_with() -> None:
+    view = Captured(title="shown first")
+    view._on_front_end_message(view, {"kind": "ready"}, [])
+    assert view.sent[0]["snapshot"]["run"]["status"] == "waiting"
+    assert view.done, "a view without a source has nothing to wait for"
+    assert view.start(cs.demo.stream(speed=0.0)) is view
+    state = view.result(timeout=30)
+    view._channel.join(5)
+    assert state.status == "finished" and state.text
+    batches = [m for m in view.sent if m["kind"] == "batch"]
+    assert batches and batches[0]["seq"] == 1
+    appended = "".join(
+        op["text"]
+        for m in batches
+        for op in m["ops"]
+        if op["op"] == "append" and op["field"] == "text"
+    )
+    assert state.text in appended
+    with pytest.raises(RuntimeError, match="already shows a run"):
+        view.start(cs.demo.stream(speed=0.0))
 
 
 def test_stop_message_aborts_the_run() -> None:

@@ -61,18 +61,39 @@ class StreamView(anywidget.AnyWidget):
         self.on_msg(self._on_front_end_message)
         self._consumer: Consumer | None = None
         if source is not None:
-            recorder = (
-                Recorder(record, include_transient=include_transient)
-                if record is not None
-                else None
-            )
-            self._consumer = Consumer(
-                as_source(source, adapter=adapter),
-                self._channel,
-                recorder=recorder,
+            self.start(
+                source,
+                record=record,
+                include_transient=include_transient,
                 idle_timeout=idle_timeout,
+                adapter=adapter,
             )
-            self._consumer.start()
+
+    def start(
+        self,
+        source: Any,
+        *,
+        record: str | Path | None = None,
+        include_transient: bool = False,
+        idle_timeout: float | None = None,
+        adapter: str | None = "auto",
+    ) -> StreamView:
+        """Stream ``source`` into this view, which may already be on screen (made without a
+        source, shown in an earlier cell); the options are those of ``chunkscope.show``.
+        A view shows one run: a second ``start`` raises ``RuntimeError``."""
+        if self._consumer is not None:
+            raise RuntimeError("this view already shows a run; make a new view for another")
+        recorder = (
+            Recorder(record, include_transient=include_transient) if record is not None else None
+        )
+        self._consumer = Consumer(
+            as_source(source, adapter=adapter),
+            self._channel,
+            recorder=recorder,
+            idle_timeout=idle_timeout,
+        )
+        self._consumer.start()
+        return self
 
     # ---------------------------------------------------------------- public API
 
