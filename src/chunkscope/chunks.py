@@ -2101,6 +2101,8 @@ def _validator_for(kind: str) -> _Validate:
 
 
 _JSON_LEAVES = (str, int, float, bool, type(None))
+_JSON_LEAF_TYPES = frozenset(_JSON_LEAVES)
+_CONTAINERS = (dict, list, tuple)
 
 
 def _has_exotic_leaf(value: Any) -> bool:
@@ -2109,7 +2111,10 @@ def _has_exotic_leaf(value: Any) -> bool:
     while stack:
         item = stack.pop()
         for child in item.values() if isinstance(item, dict) else item:
-            if isinstance(child, (dict, list, tuple)):
+            # Exact types first: this runs on every chunk, and isinstance is the slow path.
+            if type(child) in _JSON_LEAF_TYPES:
+                continue
+            if isinstance(child, _CONTAINERS):
                 stack.append(child)
             elif not isinstance(child, _JSON_LEAVES):
                 return True

@@ -35,6 +35,15 @@ class MastraChunkAdapter(StreamAdapter):
         self.events_seen = 0
         """How many events arrived (chunks, ``[DONE]`` and unreadable ones), for messages."""
 
+    def feed(self, event: Any) -> list[Chunk]:
+        # The common case, a chunk dict with a string type, skips the writer: nothing to
+        # translate, and this runs once per token.
+        if type(event) is dict and type(event.get("type")) is str:
+            self.events_seen += 1
+            self._pass(event)
+            return self.writer.drain()
+        return super().feed(event)
+
     def handle(self, event: Any) -> None:
         self.events_seen += 1
         value = sse_json(event)
@@ -58,10 +67,14 @@ class MastraChunkAdapter(StreamAdapter):
                 {"format": self.format_name, "event": value, "problem": "chunk without a type"}
             )
             return
+        self._pass(value)
+
+    def _pass(self, chunk: dict[str, Any]) -> None:
         self.chunks_seen += 1
-        if isinstance(value.get("runId"), str):
-            self.writer.run_id = value["runId"]
-        self.writer.passthrough(value)
+        run_id = chunk.get("runId")
+        if isinstance(run_id, str):
+            self.writer.run_id = run_id
+        self.writer.passthrough(chunk)
 
     def finalize(self) -> None:
         if self.expect_done and not self.done and not self.writer.errored:
