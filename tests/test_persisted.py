@@ -50,6 +50,12 @@ def test_a_packed_snapshot_that_unpacks_past_the_limit_is_refused() -> None:
         unpack_snapshot(bomb, max_bytes=1_000_000)
 
 
+def test_packed_data_that_is_not_bytes_is_refused() -> None:
+    for data in (10**12, None, ["x"]):
+        with pytest.raises(ValueError, match="not bytes"):
+            unpack_snapshot({"v": 1, "seq": 1, "encoding": PACKED_ENCODING, "data": data})
+
+
 def test_a_snapshot_that_is_not_strict_json_is_left_to_the_widget_serializer() -> None:
     odd = snapshot_of(5_000)
     odd["run"]["elapsedMs"] = math.nan

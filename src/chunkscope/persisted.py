@@ -59,9 +59,11 @@ def unpack_snapshot(
     """
     if value is None or value.get("encoding") != PACKED_ENCODING:
         return value
-    data = value["data"]
+    data = value.get("data")
     if isinstance(data, str):
         data = base64.b64decode(data)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ValueError(f"the packed snapshot's data is a {type(data).__name__}, not bytes")
     inflater = zlib.decompressobj()
     text = inflater.decompress(bytes(data), max_bytes)
     if inflater.unconsumed_tail:
