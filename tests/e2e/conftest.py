@@ -8,7 +8,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
-from lab import LabPage, LabServer, launch_chromium, run_lab
+from lab import LabPage, LabServer, fresh_page, launch_chromium, run_lab
 from lab.paths import ARTIFACTS, kernel_pythonpath
 from playwright.sync_api import Browser, sync_playwright
 
@@ -44,14 +44,11 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def lab(lab_server: LabServer, browser: Browser) -> Iterator[LabPage]:
     """A page in a fresh browser context with the notebook helpers; kernels stop afterwards."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        yield LabPage(lab_server, page, ARTIFACTS)
-    finally:
-        context.close()
-        lab_server.shutdown_kernels()
+    with fresh_page(browser) as page:
+        try:
+            yield LabPage(lab_server, page, ARTIFACTS)
+        finally:
+            lab_server.shutdown_kernels()
 
 
 @pytest.fixture
@@ -66,12 +63,9 @@ def rate_limited_lab(browser: Browser) -> Iterator[LabPage]:
             extra_pythonpath=kernel_pythonpath(),
             server_args=limit,
         ) as server,
+        fresh_page(browser) as page,
     ):
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        try:
-            yield LabPage(server, context.new_page(), ARTIFACTS)
-        finally:
-            context.close()
+        yield LabPage(server, page, ARTIFACTS)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -7,11 +7,12 @@ consistent picture of the widget at one moment.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from lab import LabPage, LabPageError
 from playwright.sync_api import Error
@@ -339,15 +340,50 @@ def widget_screenshot(lab: LabPage, name: str) -> str:
     return str(target)
 
 
-def sample_until_ended(lab: LabPage, timeout_s: float = 45.0) -> list[ViewReading]:
-    """Read the widget every ~50 ms until its run ended; every picture taken, in order."""
-    samples: list[ViewReading] = []
+class Picture(Protocol):
+    """What any reading of a view says (the JupyterLab one here, marimo's in its test)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def transcript(self) -> str: ...
+    @property
+    def activity_visible(self) -> bool: ...
+    @property
+    def activity(self) -> str: ...
+
+
+P = TypeVar("P", bound=Picture)
+
+
+def sample_readings(read: Callable[[], P | None], timeout_s: float) -> list[P]:
+    """Call ``read`` every ~50 ms until the run ended; every picture taken, in order."""
+    samples: list[P] = []
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        reading = read_view(lab)
+        reading = read()
         if reading is not None:
             samples.append(reading)
             if reading.status not in ("waiting", "running"):
                 return samples
         time.sleep(0.05)
     raise AssertionError(f"the run did not end within {timeout_s:.0f} s; last: {samples[-1:]!r}")
+
+
+def sample_until_ended(lab: LabPage, timeout_s: float = 45.0) -> list[ViewReading]:
+    """Read the widget every ~50 ms until its run ended; every picture taken, in order."""
+    return sample_readings(lambda: read_view(lab), timeout_s)
+
+
+def assert_grew_while_streaming(live: Sequence[Picture]) -> None:
+    """The transcript got longer at least twice between pictures taken while running."""
+    lengths = [len(s.transcript) for s in live]
+    growths = sum(1 for before, after in itertools.pairwise(lengths) if after > before)
+    assert growths >= 2, f"the transcript did not grow while streaming: {lengths}"
+
+
+def assert_progress_showed_live(live: Sequence[Picture]) -> None:
+    """The demo's transient progress chunk was in the activity strip while running."""
+    assert any(
+        s.activity_visible and "data-progress #weather-progress" in s.activity for s in live
+    ), "the transient progress never showed live"

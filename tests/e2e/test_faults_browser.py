@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from lab import LabPage, LabServer
+from lab import LabPage, LabServer, fresh_page
 from lab.paths import ARTIFACTS
 from playwright.sync_api import Browser
 from streamview import cell_json, read_view, wait_status, wait_until, wait_view
@@ -113,13 +113,8 @@ def test_a_source_that_raises_mid_stream_shows_the_error_and_wait_reraises(
 @pytest.fixture
 def second_page(lab_server: LabServer, browser: Browser) -> Iterator[LabPage]:
     """Another browser context on the same server: a user coming back on a new page."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
+    with fresh_page(browser) as page:
         yield LabPage(lab_server, page, ARTIFACTS)
-    finally:
-        context.close()
 
 
 def test_closing_the_page_mid_stream_and_coming_back_shows_the_whole_run(

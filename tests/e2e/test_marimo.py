@@ -9,13 +9,10 @@ marimo draws an anywidget inside a shadow root; Playwright's CSS locators pierce
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,8 +23,9 @@ import httpx
 import pytest
 from lab import stop_process_group
 from lab.paths import ARTIFACTS, REPO
-from lab.server import free_port
+from lab.server import free_port, start_logged, wait_until_up
 from playwright.sync_api import Browser, Page, Route
+from streamview import assert_grew_while_streaming, assert_progress_showed_live, sample_readings
 
 pytestmark = pytest.mark.e2e
 
@@ -102,34 +100,20 @@ def run_marimo(app: Path, workdir: Path, log_path: Path) -> Iterator[str]:
     env = dict(os.environ)
     for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
         env[name] = str(workdir / name.lower())
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "marimo", "run", str(app)),
-                *("--host", "127.0.0.1", "--port", str(port), "--headless", "--no-token"),
-            ],
-            cwd=workdir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    argv = [
+        *(sys.executable, "-m", "marimo", "run", str(app)),
+        *("--host", "127.0.0.1", "--port", str(port), "--headless", "--no-token"),
+    ]
+    process = start_logged(argv, workdir, env, log_path)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"marimo exited: {log_path.read_text(errors='replace')}")
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"marimo did not answer /health: {log_path.read_text()}")
-            time.sleep(0.2)
+        wait_until_up(
+            process,
+            lambda: httpx.get(f"{url}/health", timeout=2).status_code == 200,
+            "marimo",
+            lambda: log_path.read_text(errors="replace"),
+            STARTUP_TIMEOUT_S,
+        )
         yield url
     finally:
         stop_process_group(process)
@@ -163,16 +147,7 @@ class MarimoPage:
         return Reading(raw["status"], raw["transcript"], raw["activityVisible"], raw["activity"])
 
     def sample_until_ended(self, timeout_s: float = 60.0) -> list[Reading]:
-        samples: list[Reading] = []
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            reading = self.read()
-            if reading is not None:
-                samples.append(reading)
-                if reading.status not in ("waiting", "running"):
-                    return samples
-            time.sleep(0.05)
-        raise AssertionError(f"the run did not end in {timeout_s:.0f} s; last: {samples[-1:]}")
+        return sample_readings(self.read, timeout_s)
 
     def screenshot(self, name: str) -> None:
         target = ARTIFACTS / "screenshots" / f"{name}.png"
@@ -197,12 +172,8 @@ def test_example_streams_the_demo_live_in_marimo(browser: Browser, workdir: Path
             marimo.screenshot("marimo-finished")
 
             live = [s for s in samples if s.status == "running"]
-            lengths = [len(s.transcript) for s in live]
-            growths = sum(1 for a, b in itertools.pairwise(lengths) if b > a)
-            assert growths >= 2, f"the transcript did not grow while streaming: {lengths}"
-            assert any(
-                s.activity_visible and "data-progress #weather-progress" in s.activity for s in live
-            ), "the transient progress never showed live"
+            assert_grew_while_streaming(live)
+            assert_progress_showed_live(live)
             end = samples[-1]
             assert end.status == "finished"
             assert "Weather in Seoul" in end.transcript

@@ -7,27 +7,20 @@ server command and the page URL differ.
 
 from __future__ import annotations
 
-import itertools
 import json
-import os
-import secrets
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-import httpx
 import pytest
-from lab import LabPage, LabServer, LabServerError, stop_process_group
+from lab import LabPage, LabServer, fresh_page, run_lab
 from lab.paths import ARTIFACTS, kernel_pythonpath
-from lab.server import STARTUP_TIMEOUT_S, free_port
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 from streamview import (
+    assert_grew_while_streaming,
+    assert_progress_showed_live,
     cell_json,
     sample_until_ended,
     wait_view,
@@ -46,78 +39,6 @@ state = await view.wait()
 print(json.dumps({"status": state.status, "text": state.text}))
 """
 TRANSIENT_MARKERS = ("downloading readings", "data-progress", "weather-progress")
-
-
-def _write_config(config_dir: Path, root_dir: Path, port: int, token: str) -> None:
-    config = {
-        "ServerApp": {
-            "ip": "127.0.0.1",
-            "port": port,
-            "port_retries": 0,
-            "open_browser": False,
-            "allow_root": True,
-            "root_dir": str(root_dir),
-        },
-        "IdentityProvider": {"token": token},
-        # window.jupyterapp gives the test the notebook's own command registry.
-        "JupyterNotebookApp": {"expose_app_in_browser": True},
-    }
-    (config_dir / "jupyter_server_config.json").write_text(json.dumps(config, indent=1))
-
-
-@contextmanager
-def run_notebook7(workdir: Path, log_path: Path) -> Iterator[LabServer]:
-    """Start ``jupyter notebook`` (Notebook 7) in ``workdir``; stop it by process group."""
-    dirs = {name: workdir / name for name in ("root", "config", "data", "ipython", "runtime")}
-    for directory in dirs.values():
-        directory.mkdir(parents=True, exist_ok=True)
-    port, token = free_port(), secrets.token_hex(24)
-    _write_config(dirs["config"], dirs["root"], port, token)
-    env = dict(os.environ)
-    env.update(
-        JUPYTER_CONFIG_DIR=str(dirs["config"]),
-        JUPYTER_DATA_DIR=str(dirs["data"]),
-        JUPYTER_RUNTIME_DIR=str(dirs["runtime"]),
-        IPYTHONDIR=str(dirs["ipython"]),
-        JUPYTER_PLATFORM_DIRS="1",
-    )
-    extra = [str(p) for p in kernel_pythonpath()]
-    if extra:
-        env["PYTHONPATH"] = os.pathsep.join([*extra, env.get("PYTHONPATH", "")])
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "notebook"],
-            cwd=dirs["root"],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    client = httpx.Client(base_url=url, headers={"Authorization": f"token {token}"}, timeout=30.0)
-    server = LabServer(url, token, dirs["root"], log_path, process, client)
-    try:
-        _wait_until_up(server)
-        yield server
-    finally:
-        client.close()
-        stop_process_group(process)
-
-
-def _wait_until_up(server: LabServer) -> None:
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise LabServerError(f"Notebook 7 exited; log:\n{server.log_text()}")
-        try:
-            if server.client.get("/api/status", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.25)
-    raise LabServerError(f"Notebook 7 did not start; log:\n{server.log_text()}")
 
 
 class NotebookPage(LabPage):
@@ -151,23 +72,26 @@ class NotebookPage(LabPage):
 
 @pytest.fixture(scope="module")
 def notebook7_server() -> Iterator[LabServer]:
+    """``jupyter notebook`` (Notebook 7) on 127.0.0.1, stopped by process group."""
     with (
         tempfile.TemporaryDirectory(prefix="chunkscope-nb7-") as workdir,
-        run_notebook7(Path(workdir), ARTIFACTS / "notebook7.log") as server,
+        run_lab(
+            Path(workdir),
+            ARTIFACTS / "notebook7.log",
+            extra_pythonpath=kernel_pythonpath(),
+            app="notebook",
+        ) as server,
     ):
         yield server
 
 
 @pytest.fixture
 def notebook7(notebook7_server: LabServer, browser: Browser) -> Iterator[NotebookPage]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        yield NotebookPage(notebook7_server, page, ARTIFACTS)
-    finally:
-        context.close()
-        notebook7_server.shutdown_kernels()
+    with fresh_page(browser) as page:
+        try:
+            yield NotebookPage(notebook7_server, page, ARTIFACTS)
+        finally:
+            notebook7_server.shutdown_kernels()
 
 
 def test_demo_streams_live_in_notebook7_and_saves_no_transient_data(
@@ -186,12 +110,8 @@ def test_demo_streams_live_in_notebook7_and_saves_no_transient_data(
     live = [s for s in samples if s.status == "running"]
     mid = next((s for s in live if s.tools), None)
     assert mid is not None, "no picture showed the tool call while the run streamed"
-    lengths = [len(s.transcript) for s in live]
-    growths = sum(1 for a, b in itertools.pairwise(lengths) if b > a)
-    assert growths >= 2, f"the transcript did not grow while streaming: {lengths}"
-    assert any(
-        s.activity_visible and "data-progress #weather-progress" in s.activity for s in live
-    ), "the transient progress never showed live"
+    assert_grew_while_streaming(live)
+    assert_progress_showed_live(live)
     end = samples[-1]
     assert end.status == "finished"
     assert "Weather in Seoul" in end.transcript

@@ -1,6 +1,6 @@
 """A real JupyterLab plus headless Chromium, shared by the e2e tests and the benchmarks."""
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, launch_chromium
+from .browser import CHROMIUM, CHROMIUM_ARGS, fresh_page, launch_chromium
 from .page import IOPUB_WARNINGS, LabPage, LabPageError
 from .server import LabServer, LabServerError, run_lab, stop_process_group
 
@@ -12,6 +12,7 @@ __all__ = [
     "LabPageError",
     "LabServer",
     "LabServerError",
+    "fresh_page",
     "launch_chromium",
     "run_lab",
     "stop_process_group",

@@ -7,9 +7,11 @@ Playwright cannot download its own browser here, so the system Chromium is used 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, Playwright
+from playwright.sync_api import Browser, Page, Playwright
 
 #: The browser binary; override with ``CHUNKSCOPE_CHROMIUM`` on machines that keep it elsewhere.
 CHROMIUM = Path(os.environ.get("CHUNKSCOPE_CHROMIUM", "/usr/bin/chromium"))
@@ -38,3 +40,16 @@ def launch_chromium(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(
         executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
     )
+
+
+@contextmanager
+def fresh_page(browser: Browser, height: int = 900) -> Iterator[Page]:
+    """A page in a browser context of its own (no cookies or storage shared with other
+    tests), 1280 px wide, with a 30 s default timeout; the context closes afterwards."""
+    context = browser.new_context(viewport={"width": 1280, "height": height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        yield page
+    finally:
+        context.close()

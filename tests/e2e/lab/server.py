@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,6 +103,8 @@ def _write_config(config_dir: Path, root_dir: Path, port: int, token: str) -> No
             "extension_manager": "readonly",
             "check_for_updates_class": "jupyterlab.handlers.announcements.NeverCheckForUpdate",
         },
+        # The same for Notebook 7 (``run_lab(..., app="notebook")``).
+        "JupyterNotebookApp": {"expose_app_in_browser": True},
     }
     (config_dir / "jupyter_server_config.json").write_text(json.dumps(config, indent=1))
     notification = config_dir / "lab/user-settings/@jupyterlab/apputils-extension"
@@ -112,22 +114,46 @@ def _write_config(config_dir: Path, root_dir: Path, port: int, token: str) -> No
     )
 
 
-def _wait_until_up(server: LabServer, deadline: float) -> None:
+def start_logged(
+    argv: Sequence[str], cwd: Path, env: dict[str, str], log_path: Path
+) -> subprocess.Popen[bytes]:
+    """Start ``argv`` in a process group of its own (so ``stop_process_group`` stops it and
+    all it starts), its output going to ``log_path``."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as log:
+        return subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def wait_until_up(
+    process: subprocess.Popen[bytes],
+    answers: Callable[[], bool],
+    what: str,
+    log_text: Callable[[], str],
+    timeout_s: float = STARTUP_TIMEOUT_S,
+) -> None:
+    """Poll ``answers`` (an HTTP check) until it is true; raise with the log when the process
+    exits first or ``timeout_s`` passes."""
+    deadline = time.monotonic() + timeout_s
     last_error = ""
     while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise LabServerError(
-                f"JupyterLab exited with {server.process.returncode}; log:\n{server.log_text()}"
-            )
+        if process.poll() is not None:
+            raise LabServerError(f"{what} exited with {process.returncode}; log:\n{log_text()}")
         try:
-            if server.client.get("/api/status", timeout=2).status_code == 200:
+            if answers():
                 return
         except httpx.HTTPError as error:
             last_error = repr(error)
         time.sleep(0.25)
     raise LabServerError(
-        f"JupyterLab did not answer /api/status within {STARTUP_TIMEOUT_S:.0f} s "
-        f"({last_error}); log:\n{server.log_text()}"
+        f"{what} did not answer within {timeout_s:.0f} s ({last_error}); log:\n{log_text()}"
     )
 
 
@@ -152,12 +178,14 @@ def run_lab(
     log_path: Path,
     extra_pythonpath: Sequence[Path] = (),
     server_args: Sequence[str] = (),
+    app: str = "jupyterlab",
 ) -> Iterator[LabServer]:
     """Start JupyterLab in ``workdir`` (created empty), yield it, and stop it by process group.
 
     ``extra_pythonpath`` is prepended to the kernel's ``PYTHONPATH`` (for example the repo's
     ``src`` when the package is not installed, or a folder of benchmark helpers).
     ``server_args`` are extra command-line options; leave them empty to keep the defaults.
+    ``app`` is the module run with ``python -m``: ``"notebook"`` starts Notebook 7 instead.
     """
     root_dir, config_dir = workdir / "root", workdir / "config"
     data_dir, ipython_dir, runtime_dir = workdir / "data", workdir / "ipython", workdir / "runtime"
@@ -180,22 +208,17 @@ def run_lab(
     if paths:
         env["PYTHONPATH"] = os.pathsep.join(paths)
 
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab", *server_args],
-            cwd=root_dir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    process = start_logged([sys.executable, "-m", app, *server_args], root_dir, env, log_path)
     url = f"http://127.0.0.1:{port}"
     client = httpx.Client(base_url=url, headers={"Authorization": f"token {token}"}, timeout=30.0)
     server = LabServer(url, token, root_dir, log_path, process, client)
     try:
-        _wait_until_up(server, time.monotonic() + STARTUP_TIMEOUT_S)
+        wait_until_up(
+            process,
+            lambda: client.get("/api/status", timeout=2).status_code == 200,
+            f"the {app} server",
+            server.log_text,
+        )
         yield server
     finally:
         client.close()
