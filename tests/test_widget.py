@@ -162,3 +162,69 @@ def test_show_as_a_cells_last_line_draws_the_view_once() -> None:
         ["StreamView(title='assigned')"],
         ["StreamView(title='assigned')"],  # a later cell draws a second view of it
     ]
+
+
+def test_inspector_rows_are_sent_only_once_a_page_asks_for_them() -> None:
+    halfway = threading.Event()
+    resume = threading.Event()
+
+    def source() -> Any:
+        chunks = list(cs.demo.stream(speed=0.0))
+        middle = len(chunks) // 2
+        yield from chunks[:middle]
+        halfway.set()
+        resume.wait(10)
+        yield from chunks[middle:]
+
+    view = Captured(source())
+    view._on_front_end_message(view, {"kind": "ready"}, [])
+    assert halfway.wait(10)
+    view._channel.join(0.3)  # the first half's batches go out
+    before = list(view.sent)
+    assert "rows" not in before[0]["snapshot"], "a page that did not ask gets no rows"
+    assert not any(op["op"] == "rows" for m in before if m["kind"] == "batch" for op in m["ops"])
+
+    # The inspector opens mid-run: every row so far, in order, then rows in the batches.
+    view._on_front_end_message(view, {"kind": "rows"}, [])
+    resume.set()
+    state = view.result(timeout=30)
+    view._channel.join(5)
+    rows: list[dict[str, Any]] = []
+    seq = max((m["seq"] for m in before if m["kind"] == "batch"), default=0)
+    for message in view.sent[len(before) :]:
+        if message["kind"] == "rows":
+            assert message["seq"] == seq, "the rows are those of the batches received so far"
+            assert message["offset"] == len(rows)
+            rows += message["rows"]
+        elif message["kind"] == "batch":
+            seq = message["seq"]
+            for op in message["ops"]:
+                for row in op.get("rows", []) if op["op"] == "rows" else []:
+                    if rows and rows[-1]["i"] == row["i"]:
+                        rows[-1] = row
+                    else:
+                        rows.append(row)
+    assert [(r["i"], r["n"]) for r in rows] == [(r["i"], r["n"]) for r in state.rows]
+    assert rows == json.loads(json.dumps(state.rows))
+
+    # From now on a page that comes (or comes back) gets them in its snapshot, and the
+    # saved notebook always keeps them.
+    view._on_front_end_message(view, {"kind": "ready"}, [])
+    assert len(view.sent[-1]["snapshot"]["rows"]) == len(state.rows)
+    assert view.snapshot is not None
+
+
+def test_an_add_op_says_what_the_part_was_when_it_was_added() -> None:
+    state = cs.RunState()
+
+    def chunk(kind: str, **payload: Any) -> dict[str, Any]:
+        return {"type": kind, "runId": "r", "from": "AGENT", "payload": payload}
+
+    state.handle(chunk("start"), 1.0)
+    state.handle(chunk("step-start", request={}, messageId="m"), 1.0)
+    added = state.handle(chunk("tool-call", toolCallId="c", toolName="ping", args={}), 2.0)
+    state.handle(chunk("tool-result", toolCallId="c", toolName="ping", result=1), 3.0)
+    (part,) = [op["part"] for op in added if op["op"] == "add"]
+    # The op may be sent after the result came: it must not already hold the "done" state,
+    # which the result's own `set` adds (the page would show it twice).
+    assert part["states"] == [[2.0, "running"]]

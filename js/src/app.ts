@@ -30,6 +30,9 @@ export interface AppOptions {
   pastState: PastState;
   /** Fetches the whole value of a field the kernel held back; absent where no kernel is. */
   fetchHeld?: FetchHeld;
+  /** Asks the kernel for the inspector rows, which it sends only to a page that needs them
+   * (the Chunks tab, and scrubbing, which counts chunks); absent where no kernel is. */
+  wantRows?: () => void;
 }
 
 /** A mounted view. */
@@ -73,6 +76,11 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
     scrubTime: createShared<number | null>(null),
     scrollToPart(partId) {
       show("transcript");
+  cleanups.push(
+    ctx.scrubTime.subscribe((t) => {
+      if (t !== null) options.wantRows?.();
+    }),
+  );
       ctx.selection.set(partId);
       transcript.scrollTo(partId);
     },
@@ -100,6 +108,7 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
       panel.hidden = name !== tab;
       buttons.get(name)?.setAttribute("aria-selected", String(name === tab));
     }
+    if (tab === "chunks") options.wantRows?.();
     // Timeline and Chunks are only built once someone looks at them.
     if (!mounted.has(tab)) {
       mounted.add(tab);
@@ -114,6 +123,11 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
     }
   }
   show("transcript");
+  cleanups.push(
+    ctx.scrubTime.subscribe((t) => {
+      if (t !== null) options.wantRows?.();
+    }),
+  );
 
   if (options.fetchHeld !== undefined) cleanups.push(relayWholeRequests(root, options.fetchHeld));
   cleanups.push(mountStatus(statusSlot, store, options.onStop));

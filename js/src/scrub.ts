@@ -14,6 +14,8 @@ export interface ScrubbableState {
   byId: ReadonlyMap<string, Part>;
   /** Inspector rows in arrival order. */
   rows: readonly ChunkRow[];
+  /** False while a live kernel has not sent the rows: chunks are then counted from the parts. */
+  rowsLoaded?: boolean;
   /** Live-only items in arrival order. */
   transient: readonly TransientItem[];
   /** Position of each part in `parts`, when the state keeps one; rebuilt for the past parts. */
@@ -42,7 +44,8 @@ export function viewAt<S extends ScrubbableState>(state: S, t: number): S {
   }
   const rows = state.rows.slice(0, countUpTo(state.rows, t));
   const transient = state.transient.filter((item) => item.t <= t);
-  const past = { ...state, run: runAt(state.run, t, rows, transient), parts, byId, rows, transient };
+  const counted = state.rowsLoaded === false ? null : rows;
+  const past = { ...state, run: runAt(state.run, t, counted, parts, transient), parts, byId, rows, transient };
   if (state.indexOf !== undefined) past.indexOf = indexOf;
   return past;
 }
@@ -59,17 +62,21 @@ function countUpTo(rows: readonly ChunkRow[], t: number): number {
   return lo;
 }
 
-/** The run record at `t`: unchanged at or after its last chunk, else still running. */
+/** The run record at `t`: unchanged at or after its last chunk, else still running.
+ * Chunks are counted from the rows seen by `t`; without rows (null), from the last chunk
+ * that created one of the `parts` seen by then, which may miss chunks that only fed a part. */
 function runAt(
   run: RunInfo,
   t: number,
-  rows: readonly ChunkRow[],
+  rows: readonly ChunkRow[] | null,
+  parts: readonly Part[],
   transient: readonly TransientItem[],
 ): RunInfo {
   // Nothing in the run is later than its elapsed time: at or past it, the run is as it is.
   if (run.elapsedMs <= t) return run;
   let chunkCount = transient.length;
-  for (const row of rows) chunkCount += row.n;
+  if (rows !== null) for (const row of rows) chunkCount += row.n;
+  else for (const part of parts) if (typeof part.chunk === "number") chunkCount = Math.max(chunkCount, part.chunk + 1);
   return {
     ...run,
     status: chunkCount === 0 ? "waiting" : "running",

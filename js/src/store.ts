@@ -10,7 +10,7 @@
  * objects is redrawn from those objects, because views compare both the object and its rev.
  */
 import { heldEntry, heldWithout } from "./held";
-import type { ChunkRow, Down, Op, Part, RunInfo, Snapshot, TransientItem } from "./wire";
+import type { ChunkRow, Down, Op, Part, RowsPiece, RunInfo, Snapshot, TransientItem } from "./wire";
 
 /** Marks closer together than this (ms) are folded into one, as on the Python side. */
 export const MARK_INTERVAL_MS = 33;
@@ -32,6 +32,11 @@ export interface StoreState {
   indexOf: Map<string, number>;
   /** The chunk inspector's rows, persisted chunks only. */
   rows: ChunkRow[];
+  /** `rows` holds every row: a live kernel sends them only once a page asks (`{kind:
+   * "rows"}`); a saved or exported run always has them. */
+  rowsLoaded: boolean;
+  /** Pieces of the rows received so far, put in place of `rows` when the last one comes. */
+  incomingRows: ChunkRow[] | null;
   /** Live-only items (transient `data-*` chunks), the last `TRANSIENT_CAP` of them. */
   transient: TransientItem[];
   /** A batch was missed (or an op named an unknown part): ask for a snapshot; batches are
@@ -82,6 +87,8 @@ export function emptyState(title = ""): StoreState {
     byId: new Map(),
     indexOf: new Map(),
     rows: [],
+    rowsLoaded: false,
+    incomingRows: null,
     transient: [],
     needsResync: false,
     version: 0,
@@ -112,6 +119,7 @@ export function fromSnapshot(s: Snapshot, transient: TransientItem[] = []): Stor
     }
     insertPart(state, copyPart(raw));
   }
+  state.rowsLoaded = Array.isArray(s.rows);
   state.rows = Array.isArray(s.rows) ? s.rows.map((r) => ({ ...r })) : [];
   state.transient = Array.isArray(transient) ? transient.slice(-TRANSIENT_CAP) : [];
   return state;
@@ -161,8 +169,46 @@ export function applyDown(state: StoreState, msg: Down, receivedAt: number | nul
     for (const op of msg.ops) applyOp(state, op, receivedAt);
     return state;
   }
+  // (`isRecord` narrowed the interface members of Down away.)
+  if ((msg as { kind?: unknown }).kind === "rows") return applyRows(state, msg as unknown as RowsPiece);
   note(state, `unknown message kind: ${preview((msg as { kind?: unknown }).kind)}`);
   return bump(state);
+}
+
+/** Gather the pieces of the rows answer; the whole list replaces `rows` once complete. */
+function applyRows(state: StoreState, msg: RowsPiece): StoreState {
+  if (state.needsResync) return state; // the coming snapshot carries the rows
+  if (typeof msg.seq !== "number" || typeof msg.offset !== "number" || typeof msg.total !== "number" || !Array.isArray(msg.rows)) {
+    note(state, `rows message without numeric seq, offset and total and a rows list: ${preview(msg)}`);
+    return bump(state);
+  }
+  if (msg.seq !== state.seq) {
+    // Rows for batches this page has not folded: before its snapshot arrives that is
+    // expected (the snapshot will hold them); after, something was lost.
+    if (!state.snapshotSeen) return state;
+    state.needsResync = true;
+    note(state, `chunk rows for batch ${msg.seq} arrived at batch ${state.seq}: asking for a snapshot`);
+    return bump(state);
+  }
+  if (msg.offset === 0) state.incomingRows = [];
+  const incoming = state.incomingRows;
+  if (incoming === null || msg.offset !== incoming.length) {
+    state.incomingRows = null;
+    state.needsResync = true;
+    note(state, `chunk rows from ${msg.offset} arrived after ${incoming?.length ?? 0} of them: asking for a snapshot`);
+    return bump(state);
+  }
+  for (const row of msg.rows) {
+    if (isRecord(row)) incoming.push({ ...row });
+    else note(state, `chunk row is not an object: ${preview(row)}`);
+  }
+  if (msg.offset + msg.rows.length < msg.total) return state;
+  state.incomingRows = null;
+  state.rows = incoming;
+  state.rowsLoaded = true;
+  bump(state);
+  state.rowsRev = state.version;
+  return state;
 }
 
 /**
@@ -177,6 +223,11 @@ export function adoptSaved(state: StoreState, snapshot: Snapshot | null, receive
   for (const id of next.byId.keys()) next.partRev.set(id, next.version);
   next.rowsRev = next.version;
   next.transientRev = state.transientRev;
+  // A kernel that is not sending rows would leave the saved ones behind the parts.
+  if (state.snapshotSeen && !state.rowsLoaded) {
+    next.rows = [];
+    next.rowsLoaded = false;
+  }
   next.snapshotSeen = state.snapshotSeen;
   next.needsResync = state.needsResync;
   // The clock only ticks for a view that is hearing from a live kernel.

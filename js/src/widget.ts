@@ -22,6 +22,9 @@ interface ModelEntry {
   send(up: Up): void;
   /** Fetch the whole value of a held field into the store. */
   fetchHeld: FetchHeld;
+  /** A view needs the inspector rows: ask the kernel for them (once) when it has not sent
+   * them. */
+  wantRows(): void;
   /** Stop listening to the model. */
   dispose(): void;
 }
@@ -63,6 +66,17 @@ function entryFor(model: WidgetModel): ModelEntry {
   model.on("msg:custom", onMessage);
   model.on("change:snapshot", onSnapshot);
 
+  // Rows are asked for once a view wants them and a kernel has answered; the kernel then
+  // keeps sending them to every page of the model, so one request is enough.
+  let rowsWanted = false;
+  let askedForRows = false;
+  const askForRows = () => {
+    const state = store.get();
+    if (!rowsWanted || askedForRows || state.rowsLoaded || !state.snapshotSeen) return;
+    askedForRows = true;
+    send({ kind: "rows" });
+  };
+
   // Ask once per gap; a snapshot clears `needsResync` and re-arms the request.
   let askedForResync = false;
   const stopWatching = store.subscribe((state) => {
@@ -72,6 +86,7 @@ function entryFor(model: WidgetModel): ModelEntry {
     } else if (!state.needsResync) {
       askedForResync = false;
     }
+    askForRows();
   });
 
   const entry: ModelEntry = {
@@ -82,6 +97,10 @@ function entryFor(model: WidgetModel): ModelEntry {
       // one has the preview and nothing more, and should say so at once.
       if (store.get().snapshotSeen) fetcher.fetch(request, report);
       else report({ state: "failed", message: NO_KERNEL });
+    },
+    wantRows() {
+      rowsWanted = true;
+      askForRows();
     },
     dispose() {
       fetcher.dispose();
@@ -112,6 +131,7 @@ function render({ model, el }: RenderProps<Model>): () => void {
     mountInspector,
     pastState: viewAt,
     fetchHeld: entry.fetchHeld,
+    wantRows: () => entry.wantRows(),
   });
   return () => app.unmount();
 }

@@ -247,7 +247,8 @@ export interface Snapshot {
   seq: number;
   run: RunInfo;
   parts: Part[];
-  rows: ChunkRow[];
+  /** Absent in a live snapshot until some page asked for the rows (`{kind: "rows"}`). */
+  rows?: ChunkRow[];
 }
 
 export interface TransientItem {
@@ -278,14 +279,26 @@ export interface HeldAnswer {
   error?: string;
 }
 
+/** One piece of every inspector row so far (answer to `{kind: "rows"}`): rows
+ * `[offset, offset + rows.length)` of `total`, as of batch `seq`. */
+export interface RowsPiece {
+  kind: "rows";
+  seq: number;
+  offset: number;
+  total: number;
+  rows: ChunkRow[];
+}
+
 export type Down =
   | { kind: "batch"; seq: number; ops: Op[] }
   | { kind: "snapshot"; snapshot: Snapshot; transient: TransientItem[] }
+  | RowsPiece
   | HeldAnswer;
 
 export type Up =
   | { kind: "ready" }
   | { kind: "resync"; have: number }
+  | { kind: "rows" }
   | { kind: "stop" }
   | { kind: "fetch"; part: string; field: string; token: number };
 

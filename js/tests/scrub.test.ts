@@ -88,6 +88,15 @@ describe("viewAt", () => {
     expect(store.indexOf.get("late")).toBe(6);
   });
 
+  it("counts chunks from the parts while a live kernel has not sent the rows", () => {
+    const state = { ...finishedRun(), rowsLoaded: false, rows: [] };
+    const chunkOf: Record<string, number> = { s0: 1, t: 2, k: 6, bad: 7, bg: 8, ws: 11, late: 20 };
+    state.parts = state.parts.map((p) => ({ ...p, chunk: chunkOf[p.id] ?? 0 }));
+    // The last chunk that made a part by t = 400 is chunk 11 (the workflow step).
+    expect(viewAt(state, 400).run.chunkCount).toBe(12);
+    expect(viewAt(state, 400).run.status).toBe("running");
+  });
+
   it("shows a finished run as still running before its end, and as it ended after", () => {
     const state = finishedRun();
     const mid = viewAt(state, 400).run;

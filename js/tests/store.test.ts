@@ -8,7 +8,7 @@ import {
   type StoreState,
   TRANSIENT_CAP,
 } from "../src/store";
-import type { Down, TextPart, ToolPart } from "../src/wire";
+import type { ChunkRow, Down, TextPart, ToolPart } from "../src/wire";
 import { batch, part, row, snapshot, snapshotMsg, transient } from "./helpers";
 
 function applyAll(state: StoreState, ...msgs: Down[]): StoreState {
@@ -273,4 +273,52 @@ describe("transient items across snapshots", () => {
     state = applyDown(state, snapshotMsg(snapshot([], { seq: 1 }), []));
     expect(state.transient.map((t) => t.data)).toEqual([50]);
   });
+
+  it("rows asked from the kernel arrive in pieces and replace the list once complete", () => {
+    const live = snapshot([part("text", { id: "t" })], { seq: 2 });
+    delete live.rows;
+    let state = applyAll(emptyState(), snapshotMsg(live));
+    expect(state.rowsLoaded).toBe(false);
+    const piece = (offset: number, rows: ChunkRow[], seq = 2): Down => ({ kind: "rows", seq, offset, total: 3, rows });
+    state = applyAll(state, piece(0, [row(0), row(1)]));
+    expect(state.rowsLoaded).toBe(false);
+    expect(state.rows).toEqual([]);
+    const before = state.version;
+    state = applyAll(state, piece(2, [row(2)]));
+    expect(state.rowsLoaded).toBe(true);
+    expect(state.rows.map((r) => r.i)).toEqual([0, 1, 2]);
+    expect(state.rowsRev).toBeGreaterThan(before);
+    // Rows in later batches extend the list as before.
+    state = applyAll(state, batch(3, { op: "rows", rows: [row(3)] }));
+    expect(state.rows.map((r) => r.i)).toEqual([0, 1, 2, 3]);
+    expect(state.problems).toEqual([]);
+  });
+
+  it("rows for another batch, or a missing piece, ask for a snapshot instead", () => {
+    const live = snapshot([], { seq: 2 });
+    delete live.rows;
+    const stale = applyAll(emptyState(), snapshotMsg(live), { kind: "rows", seq: 1, offset: 0, total: 1, rows: [row(0)] });
+    expect(stale.needsResync).toBe(true);
+    expect(stale.rowsLoaded).toBe(false);
+    expect(stale.problems.at(-1)).toContain("chunk rows for batch 1");
+    const gap = applyAll(emptyState(), snapshotMsg(live), { kind: "rows", seq: 2, offset: 5, total: 9, rows: [row(5)] });
+    expect(gap.needsResync).toBe(true);
+    expect(gap.problems.at(-1)).toContain("chunk rows from 5");
+    // Before any snapshot, rows are for a state this page will get whole: ignored quietly.
+    const early = applyAll(emptyState(), { kind: "rows", seq: 7, offset: 0, total: 1, rows: [row(0)] });
+    expect(early.needsResync).toBe(false);
+    expect(early.problems).toEqual([]);
+  });
+
+  it("a saved run's rows are loaded, and dropped when a live kernel is not sending rows", () => {
+    expect(fromSnapshot(snapshot([], { rows: [row(0)] })).rowsLoaded).toBe(true);
+    const live = snapshot([], { seq: 1 });
+    delete live.rows;
+    const state = applyAll(emptyState(), snapshotMsg(live));
+    const adopted = adoptSaved(state, snapshot([], { seq: 5, rows: [row(0)] }));
+    expect(adopted.seq).toBe(5);
+    expect(adopted.rowsLoaded).toBe(false);
+    expect(adopted.rows).toEqual([]);
+  });
 });
+

@@ -3,7 +3,7 @@ import type { AnyModel } from "@anywidget/types";
 import { describe, expect, it } from "vitest";
 import widget, { NO_KERNEL } from "../src/widget";
 import type { Down, Model, Snapshot, Up } from "../src/wire";
-import { batch, part, run, snapshot, snapshotMsg, transient } from "./helpers";
+import { batch, part, row, run, snapshot, snapshotMsg, transient } from "./helpers";
 
 /** The library's own handler type (its last `on` overload). */
 type Handler = Parameters<AnyModel["on"]>[1];
@@ -109,6 +109,28 @@ describe("widget", () => {
     model.set("snapshot", snapshot([part("text", { id: "t", text: "from the trait" })], { seq: 3 }));
     await frame();
     expect(textOf(el, "t")).toContain("from the trait");
+  });
+
+  it("asks for the chunk rows once, when the Chunks tab opens and a kernel has answered", async () => {
+    const model = new FakeModel();
+    initialize(model);
+    const { el } = render(model);
+    const chunksTab = () => Array.from(el.querySelectorAll<HTMLButtonElement>(".cs-tab")).find((b) => b.textContent === "Chunks");
+    chunksTab()?.click();
+    expect(model.sent.filter((m) => m.kind === "rows")).toEqual([]); // no kernel yet
+    const live = snapshot([part("text", { id: "t", chunk: 0 })], { seq: 1 });
+    delete live.rows;
+    model.receive(snapshotMsg(live));
+    expect(model.sent.filter((m) => m.kind === "rows")).toEqual([{ kind: "rows" }]);
+    await frame();
+    expect(el.querySelector(".cs-inspector-count")?.textContent).toContain("loading the chunk rows");
+    model.receive({ kind: "rows", seq: 1, offset: 0, total: 2, rows: [row(0, { part: "t" }), row(1, { part: "t" })] });
+    await frame();
+    expect(el.querySelectorAll(".cs-inspector .cs-row").length).toBe(2);
+    expect(el.querySelector(".cs-inspector-count")?.textContent).toBe("2 rows");
+    chunksTab()?.click();
+    model.receive(batch(2, { op: "rows", rows: [row(2)] }));
+    expect(model.sent.filter((m) => m.kind === "rows")).toHaveLength(1);
   });
 
   it("asks for a resync once per gap", () => {

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fromSnapshot, type StoreState } from "../src/store";
 import { pagesLeadingTo, TranscriptView } from "../src/transcript/view";
-import { PAGE_ITEMS, pageKey, pageRanges, WINDOW_MIN_ITEMS } from "../src/transcript/window";
+import { DRAW_BUDGET_MS, PAGE_ITEMS, pageKey, pageRanges, WINDOW_MIN_ITEMS } from "../src/transcript/window";
 import { transcriptBlocks } from "../src/selectors";
 import type { Part } from "../src/wire";
 import { part, snapshot } from "./helpers";
@@ -66,9 +66,40 @@ describe("a windowed transcript", () => {
   beforeEach(() => {
     FakeObserver.all = [];
     globalThis.IntersectionObserver = FakeObserver as unknown as typeof IntersectionObserver;
+    // A clock that stands still: every draw has time for every page, however slow the host.
+    vi.spyOn(performance, "now").mockReturnValue(0);
   });
   afterEach(() => {
     globalThis.IntersectionObserver = original;
+    vi.restoreAllMocks();
+  });
+
+  it("fills one page per draw once the draw ran out of time, the reader's end first", () => {
+    let now = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => (now += 10 * DRAW_BUDGET_MS));
+    const view = new TranscriptView();
+    let redraws = 0;
+    view.onWindowChange = () => redraws++;
+    const state = toolRun(5_000, false);
+    view.draw(state);
+    // A live run is followed at its end: the last page is filled, the first waits.
+    expect(cards(view)).toHaveLength(PAGE_ITEMS);
+    expect(cards(view).at(-1)).toBe("k4999");
+    expect(pages(view)[0]?.childElementCount).toBe(0);
+    expect(redraws).toBe(1);
+    view.draw(state);
+    expect(cards(view)).toHaveLength(2 * PAGE_ITEMS);
+    expect(cards(view)[0]).toBe("k0");
+    expect(redraws).toBe(1);
+  });
+
+  it("fills every due page at once for a jump, however long it takes", () => {
+    let now = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => (now += 10 * DRAW_BUDGET_MS));
+    const view = new TranscriptView();
+    view.draw(toolRun(5_000));
+    expect(view.scrollTo("k2345")).toBe(true);
+    expect(cards(view)).toContain("k2345");
   });
 
   it("draws only the pages near the view, with boxes standing in for the others", () => {

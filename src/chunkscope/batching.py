@@ -14,8 +14,9 @@ from typing import Any
 Op = dict[str, Any]
 
 
-def coalesce(ops: list[Op]) -> list[Op]:
-    """Merge what can be merged without changing what applying the ops gives."""
+def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
+    """Merge what can be merged without changing what applying the ops gives; inspector
+    ``rows`` ops are left out unless ``keep_rows``."""
     out: list[Op] = []
     run_fields: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
@@ -49,6 +50,8 @@ def coalesce(ops: list[Op]) -> list[Op]:
             run_fields.update(op["set"])
             continue
         if kind == "rows":
+            if not keep_rows:
+                continue
             for row in op["rows"]:
                 if id(row) not in seen_rows:
                     seen_rows.add(id(row))

@@ -25,6 +25,9 @@ WAKE_INTERVAL = 0.1
 PERSIST_GROWTH = 4
 """The persisted snapshot is refreshed mid-run each time the content grew by this factor."""
 
+ROWS_PIECE = 500
+"""Inspector rows per ``rows`` message, so that no single message is slow to decode."""
+
 
 class Sink(Protocol):
     """Where a channel's output goes (the widget, or nothing)."""
@@ -34,6 +37,9 @@ class Sink(Protocol):
 
     def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
         """Deliver a whole snapshot (answer to ``ready`` / ``resync``)."""
+
+    def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
+        """Deliver a piece of the inspector rows (answer to ``rows``)."""
 
     def persist(self, snapshot: dict[str, Any]) -> None:
         """Store the snapshot where the saved notebook keeps it (the synced trait)."""
@@ -57,6 +63,10 @@ class Channel:
         """Number of the last batch sent."""
         self.batches_sent = 0
         """How many batches went out (a test and a benchmark read it)."""
+        self.rows_wanted = False
+        """A page asked for the inspector rows: batches and snapshots carry them from now on.
+        Until then they stay in the kernel, so a run of 100k chunks does not send (and every
+        page does not keep) 100k rows nobody looks at."""
         self._cond = threading.Condition(self.lock)
         self._pending: list[Op] = []
         self._ready = False
@@ -108,7 +118,19 @@ class Channel:
             # starts without them.
             transient = [] if self._ready else list(self.state.transient)
             self._ready = True
-            self.sink.send_snapshot(self.state.snapshot(self.seq), transient)
+            snapshot = self.state.snapshot(self.seq, rows=self.rows_wanted)
+            self.sink.send_snapshot(snapshot, transient)
+
+    def want_rows(self) -> None:
+        """A page opened its inspector: send every row so far, in pieces, and keep rows in
+        the batches from now on. Under the lock, so no batch comes between the pieces."""
+        with self.lock:
+            self._flush_locked()
+            self.rows_wanted = True
+            rows = self.state.chunk_rows()
+            total = len(rows)
+            for offset in range(0, max(total, 1), ROWS_PIECE):
+                self.sink.send_rows(self.seq, offset, total, rows[offset : offset + ROWS_PIECE])
 
     def start(self, tick: Callable[[], None] | None = None) -> None:
         """Start the flusher thread; ``tick`` runs on it a few times a second."""
@@ -145,7 +167,7 @@ class Channel:
         if self._pending:
             ops, self._pending = self._pending, []
             self.seq += 1
-            batch = coalesce(ops)
+            batch = coalesce(ops, keep_rows=self.rows_wanted)
             batch.append(
                 {
                     "op": "run",

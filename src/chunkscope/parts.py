@@ -71,6 +71,10 @@ class Part:
     kind: ClassVar[str] = "part"
     wire_fields: ClassVar[tuple[tuple[str, str], ...]] = ()
     """(attribute, wire name) pairs of the kind's own fields."""
+    histories: ClassVar[frozenset[str]] = frozenset({"marks", "states"})
+    """Attributes holding lists of ``[t, value]`` pairs that the fold keeps growing (and whose
+    last pair it may rewrite): the wire gets a copy, as an op may be sent after later chunks
+    changed the part."""
 
     __slots__ = ("chunk", "id", "parent", "step", "t0", "t1")
 
@@ -101,6 +105,8 @@ class Part:
         }
         for attr, name in self.wire_fields:
             value = getattr(self, attr)
+            if attr in self.histories:
+                value = [list(pair) for pair in value]
             out[name] = value.wire() if isinstance(value, Usage) else value
         return out
 

@@ -469,21 +469,24 @@ class RunState:
         ops, self._ops = self._ops, []
         return ops
 
-    def snapshot(self, seq: int = 0, *, whole: bool = False) -> dict[str, Any]:
+    def snapshot(self, seq: int = 0, *, whole: bool = False, rows: bool = True) -> dict[str, Any]:
         """The whole state as the ``snapshot`` trait of ``docs/wire.md``: large fields as a
         preview (see ``chunkscope.held``), or every value whole when ``whole`` (a page with no
-        kernel to fetch the rest from)."""
+        kernel to fetch the rest from). Without ``rows`` the inspector rows are left out, for a
+        live page that has not asked for them."""
         self._close_row()
         parts = [clip_for_wire(p.to_wire()) for p in self.parts]
         if not whole:
             parts = [self.held.cut_part(p, reuse=True) for p in parts]
-        return {
-            "v": 1,
-            "seq": seq,
-            "run": self.run_info(),
-            "parts": parts,
-            "rows": list(self.rows),
-        }
+        snapshot: dict[str, Any] = {"v": 1, "seq": seq, "run": self.run_info(), "parts": parts}
+        if rows:
+            snapshot["rows"] = list(self.rows)
+        return snapshot
+
+    def chunk_rows(self) -> list[dict[str, Any]]:
+        """Every inspector row so far (``docs/wire.md`` ChunkRow), the open one included."""
+        self._close_row()
+        return list(self.rows)
 
     def run_info(self) -> dict[str, Any]:
         """The RunInfo record of ``docs/wire.md``."""

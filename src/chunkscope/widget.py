@@ -20,6 +20,7 @@ from .persisted import pack_snapshot
 from .record import Recorder
 from .sources import as_source
 from .state import RunState
+from .wire import RowsMessage
 
 _STATIC = Path(__file__).parent / "static"
 
@@ -190,6 +191,8 @@ class StreamView(anywidget.AnyWidget):
         kind = content.get("kind")
         if kind in ("ready", "resync"):
             self._channel.ready()
+        elif kind == "rows":
+            self._channel.want_rows()
         elif kind == "stop":
             self.stop()
         elif kind == "fetch":
@@ -210,6 +213,16 @@ class _WidgetSink:
 
     def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
         self._view.send({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
+
+    def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
+        message: RowsMessage = {
+            "kind": "rows",
+            "seq": seq,
+            "offset": offset,
+            "total": total,
+            "rows": rows,
+        }
+        self._view.send(dict(message))
 
     def persist(self, snapshot: dict[str, Any]) -> None:
         packed = pack_snapshot(snapshot)

@@ -86,14 +86,18 @@ class ChunkRow(_ChunkRowRequired, total=False):
     truncated: bool
 
 
-class Snapshot(TypedDict):
-    """The persisted run (synced trait ``snapshot`` and the ``snapshot`` message)."""
-
+class _SnapshotRequired(TypedDict):
     v: Literal[1]
     seq: int
     run: RunInfo
     parts: list[dict[str, Any]]
+
+
+class Snapshot(_SnapshotRequired, total=False):
+    """The persisted run (synced trait ``snapshot`` and the ``snapshot`` message)."""
+
     rows: list[dict[str, Any]]
+    """Always saved; in a live message only once a page asked for rows (``RowsRequest``)."""
 
 
 class PackedSnapshot(TypedDict):
@@ -130,6 +134,23 @@ class SnapshotMessage(TypedDict):
     kind: Literal["snapshot"]
     snapshot: dict[str, Any]
     transient: list[dict[str, Any]]
+
+
+class RowsMessage(TypedDict):
+    """Kernel → front end: rows ``[offset, offset + len(rows))`` of the ``total`` inspector
+    rows so far, as of batch ``seq`` (answer to ``RowsRequest``, in pieces)."""
+
+    kind: Literal["rows"]
+    seq: int
+    offset: int
+    total: int
+    rows: list[dict[str, Any]]
+
+
+class RowsRequest(TypedDict):
+    """Front end → kernel: send the inspector rows, now and in every batch from now on."""
+
+    kind: Literal["rows"]
 
 
 class _HeldAnswerRequired(TypedDict):

@@ -22,6 +22,7 @@ from timeline_page import (
     click_canvas,
     drag_on_canvas,
     hits_starting,
+    loaded_rows,
     offset_ms,
     poll,
     read_rows,
@@ -264,7 +265,7 @@ def test_chunk_inspector_lists_filters_and_shows_json_and_live_rows_go_on_reload
     root = widget(lab, name)
     show_tab(lab, name, "Chunks")
 
-    listed = poll(lambda: (r := read_rows(lab, name))["rows"] and r, "the chunk rows")
+    listed = loaded_rows(lab, name, "the chunk rows")
     rows = listed["rows"]
     offsets = [offset_ms(row["t"]) for row in rows]
     assert offsets == sorted(offsets), f"rows not in arrival order: {offsets}"
@@ -302,7 +303,7 @@ def test_chunk_inspector_lists_filters_and_shows_json_and_live_rows_go_on_reload
     lab.reload()
     wait_ended(lab, name)
     show_tab(lab, name, "Chunks")
-    again = poll(lambda: (r := read_rows(lab, name))["rows"] and r, "the chunk rows after reload")
+    again = loaded_rows(lab, name, "the chunk rows after reload")
     assert int(again["count"].split()[0]) == total - 3, (again["count"], total)
     root.locator(".cs-inspector-type").fill("data-progress")
     assert read_rows(lab, name)["rows"] == [], "transient rows came back after a reload"

@@ -395,6 +395,14 @@ def read_rows(lab: LabPage, title: str) -> dict[str, Any]:
     return reading
 
 
+def loaded_rows(lab: LabPage, title: str, what: str) -> dict[str, Any]:
+    """``read_rows`` once the kernel's rows are in (the count says "N rows", not "loading")."""
+    return poll(
+        lambda: (r := read_rows(lab, title))["rows"] and re.match(r"[\d,]+ ", r["count"]) and r,
+        what,
+    )
+
+
 def offset_ms(text: str) -> float:
     """An offset as the front end formats it ("7.4 ms", "840 ms", "1.25 s", "2:05.3") in ms."""
     if match := re.fullmatch(r"(-?[\d.]+) ms", text):

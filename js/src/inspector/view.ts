@@ -84,8 +84,16 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   /** Key of the row the tree shows: a new row gets a fresh tree, a grown one an update. */
   let treeKey: string | null = null;
   /** Revisions the merged list was built from, to skip rebuilding when only parts changed. */
-  let builtFrom: { state: StoreState | null; rowsRev: number; transientRev: number; rows: number; transient: number } = {
+  let builtFrom: {
+    state: StoreState | null;
+    rowsList: readonly unknown[] | null;
+    rowsRev: number;
+    transientRev: number;
+    rows: number;
+    transient: number;
+  } = {
     state: null,
+    rowsList: null,
     rowsRev: -1,
     transientRev: -1,
     rows: -1,
@@ -105,10 +113,13 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
     const unchanged =
       builtFrom.state === state && transientSame && builtFrom.rowsRev === state.rowsRev && builtFrom.rows === state.rows.length;
     if (unchanged && !force) return;
-    const appendOnly = !force && builtFrom.state === state && transientSame && state.rows.length >= builtFrom.rows;
+    // Rows that arrived all at once (asked from the kernel) are a new list: merged anew.
+    const appendOnly =
+      !force && builtFrom.state === state && builtFrom.rowsList === state.rows && transientSame && state.rows.length >= builtFrom.rows;
     const seen = builtFrom.rows;
     builtFrom = {
       state,
+      rowsList: state.rows,
       rowsRev: state.rowsRev,
       transientRev: state.transientRev,
       rows: state.rows.length,
@@ -161,8 +172,9 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   const viewHeight = (): number => list.clientHeight || FALLBACK_LIST_HEIGHT;
 
   const updateCount = (): void => {
-    count.textContent =
-      shown.length === all.length
+    count.textContent = !ctx.store.get().rowsLoaded
+      ? "loading the chunk rows from the kernel…"
+      : shown.length === all.length
         ? `${all.length.toLocaleString("en-US")} rows`
         : `${shown.length.toLocaleString("en-US")} of ${all.length.toLocaleString("en-US")} rows`;
   };

@@ -152,13 +152,17 @@ export class TranscriptView {
     this.followBottom();
   }
 
-  /** Update the DOM to `state`; only parts whose object or revision changed are updated. */
-  render(state: StoreState): void {
+  /**
+   * Update the DOM to `state`; only parts whose object or revision changed are updated.
+   * A `budgeted` render may leave far-off pages of long lists for the next frames (see
+   * window.ts); an unbudgeted one draws every page that is due.
+   */
+  render(state: StoreState, budgeted = true): void {
     this.lastState = state;
     const ended = state.run.ended;
     const seen = new Set<string>();
     const blocks = this.blocksOf(state);
-    this.windows.begin();
+    this.windows.begin(budgeted);
     this.windows.place(
       this.blocksEl,
       BLOCKS_LIST,
@@ -210,7 +214,7 @@ export class TranscriptView {
       const pages = pagesLeadingTo(this.blocksOf(this.lastState), partId);
       if (pages === null) return false;
       for (const key of pages) this.windows.reveal(key);
-      this.render(this.lastState);
+      this.render(this.lastState, false);
     }
     const drawn = this.drawn.get(partId);
     if (drawn === undefined) return false;

@@ -7,6 +7,11 @@
  *
  * Which pages are near is told by an IntersectionObserver with a generous margin; where
  * there is none (tests without layout), every page is drawn.
+ *
+ * Drawing a page of cards is the costly part of a frame, so one draw fills pages only until
+ * `DRAW_BUDGET_MS` has passed (at least one page, so it always gets on); the pages left empty
+ * are filled by the draws that follow, nearest to the reader first. When a stream moves the
+ * bottom by thousands of entries a second, frames stay short instead of growing with it.
  */
 import { placeChildren } from "../dom";
 
@@ -18,6 +23,9 @@ export const PAGE_ITEMS = 25;
 export const NEAR_MARGIN = "1000px 0px";
 /** Height of one entry before any was measured (px). */
 export const ENTRY_HEIGHT_GUESS = 40;
+/** Once a draw has run this long (ms), pages still waiting to be filled wait for the next
+ * one; a single page of cards is drawn whatever the time. */
+export const DRAW_BUDGET_MS = 12;
 
 /** How a list of `count` entries is split: `[start, end)` per page; none when it is short. */
 export function pageRanges(count: number, minItems = WINDOW_MIN_ITEMS, pageItems = PAGE_ITEMS): [number, number][] {
@@ -57,6 +65,12 @@ export class Windows {
   private readonly keyOf = new WeakMap<Element, string>();
   /** Average height of one drawn entry (px), to size pages never drawn. */
   private entryHeight = ENTRY_HEIGHT_GUESS;
+  /** Time (performance.now) after which this draw fills no more pages. */
+  private deadline = Number.POSITIVE_INFINITY;
+  /** Pages filled by this draw. */
+  private filled = 0;
+  /** A near page was left empty for want of time: draw again soon. */
+  private deferred = false;
 
   /**
    * `root` is the scrolling element; `onChange` is called when a page comes near or goes
@@ -69,18 +83,28 @@ export class Windows {
         : null;
   }
 
-  /** Start a draw: pages not placed again before `end()` are dropped. */
-  begin(): void {
+  /**
+   * Start a draw: pages not placed again before `end()` are dropped. A `budgeted` draw fills
+   * pages for about `DRAW_BUDGET_MS`; an unbudgeted one (a jump to a part) fills them all.
+   */
+  begin(budgeted = true): void {
     this.seen.clear();
+    this.filled = 0;
+    this.deferred = false;
+    // Without an observer every page is drawn at once: there is no scrolling to wait for.
+    const timed = budgeted && this.observer !== null;
+    this.deadline = timed ? performance.now() + DRAW_BUDGET_MS : Number.POSITIVE_INFINITY;
   }
 
-  /** End a draw: forget the pages of lists that are gone. */
+  /** End a draw: forget the pages of lists that are gone; ask for another draw when near
+   * pages were left empty. */
   end(): void {
     for (const [key, page] of this.pages) {
       if (this.seen.has(key)) continue;
       this.observer?.unobserve(page.el);
       this.pages.delete(key);
     }
+    if (this.deferred) this.onChange();
   }
 
   /**
@@ -100,26 +124,35 @@ export class Windows {
       placeChildren(container, items.map(draw));
       return;
     }
-    const pageEls: HTMLElement[] = [];
-    ranges.forEach(([start, end], index) => {
-      const key = pageKey(listKey, start);
-      const page = this.page(key, index === 0 || (last && index === ranges.length - 1));
+    const pageEls: HTMLElement[] = new Array<HTMLElement>(ranges.length);
+    // A following reader is at the end of the last list: its pages are filled from there.
+    for (let k = 0; k < ranges.length; k++) {
+      const index = last ? ranges.length - 1 - k : k;
+      const [start, end] = ranges[index] as [number, number];
+      const page = this.page(pageKey(listKey, start), index === 0 || (last && index === ranges.length - 1));
       page.count = end - start;
-      if (page.near) {
+      if (page.near && (page.drawn || this.mayFill())) {
         if (!page.drawn) {
           page.el.style.height = "";
           page.boxHeight = -1;
+          this.filled += 1;
         }
         placeChildren(page.el, items.slice(start, end).map(draw));
         page.drawn = true;
       } else {
+        if (page.near) this.deferred = true;
         if (page.drawn) page.el.replaceChildren();
         page.drawn = false;
         this.sizeBox(page);
       }
-      pageEls.push(page.el);
-    });
+      pageEls[index] = page.el;
+    }
     placeChildren(container, pageEls);
+  }
+
+  /** Whether this draw may fill one more page: always its first, then while time is left. */
+  private mayFill(): boolean {
+    return this.filled === 0 || performance.now() < this.deadline;
   }
 
   /** Draw the page with key `key` from now on, until it is seen far from view. */
