@@ -2,12 +2,25 @@
  * One animation-frame task for all views: jobs that change the DOM run first, then jobs
  * that read layout, so a frame forces at most one layout however many views redraw.
  * A job scheduled several times before the frame runs once.
+ *
+ * A frame whose jobs took long (a stream adding thousands of parts a second) is followed by
+ * a pause of `PACE_FACTOR` times its length before the next one: the page then spends at
+ * most about a third of its time drawing, and the rest stays free for input, for decoding
+ * the next messages and for the garbage collector, which otherwise finishes its work in the
+ * middle of a frame. Frames that take less than `PACE_FROM_MS` follow each other at once.
  */
 type Job = () => void;
 export type Phase = "write" | "read";
 
+/** Frames shorter than this (ms) are not followed by a pause. */
+export const PACE_FROM_MS = 16;
+/** The pause after a longer frame, as a multiple of the frame's length. */
+export const PACE_FACTOR = 2;
+
 const queues: Record<Phase, Set<Job>> = { write: new Set(), read: new Set() };
 let pending = false;
+/** Time (performance.now) before which no frame is asked for. */
+let restUntil = 0;
 
 function requestFrame(fn: () => void): void {
   if (typeof requestAnimationFrame === "function") requestAnimationFrame(fn);
@@ -29,17 +42,22 @@ function runAll(queue: Set<Job>): void {
 
 function flush(): void {
   pending = false;
+  const start = performance.now();
   runAll(queues.write);
   runAll(queues.read);
+  const end = performance.now();
+  const took = end - start;
+  restUntil = took >= PACE_FROM_MS ? end + PACE_FACTOR * took : 0;
 }
 
 /** Run `job` in the next frame's `phase` (once, however often it is scheduled). */
 export function schedule(job: Job, phase: Phase = "write"): void {
   queues[phase].add(job);
-  if (!pending) {
-    pending = true;
-    requestFrame(flush);
-  }
+  if (pending) return;
+  pending = true;
+  const wait = restUntil - performance.now();
+  if (wait > 0) setTimeout(() => requestFrame(flush), wait);
+  else requestFrame(flush);
 }
 
 /** Drop `job` from the next frame, as when its view goes away. */

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { schedule, unschedule } from "../src/frame";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PACE_FACTOR, PACE_FROM_MS, schedule, unschedule } from "../src/frame";
 
-const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 40));
+const realTimeout = globalThis.setTimeout;
+const nextFrame = () => new Promise((resolve) => realTimeout(resolve, 40));
 
 describe("schedule", () => {
   it("runs each job once per frame, writes before reads, and survives a failing job", async () => {
@@ -30,4 +31,44 @@ describe("schedule", () => {
     await nextFrame();
     expect(order).toEqual(["write", "read", "write"]);
   });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("rests after a long frame, for twice its length, before drawing again", async () => {
+    let now = 1_000;
+    vi.spyOn(performance, "now").mockImplementation(() => now);
+    const ran: number[] = [];
+    const slow = () => {
+      ran.push(now);
+      now += 50; // a 50 ms frame
+    };
+    schedule(slow);
+    await nextFrame();
+    expect(ran).toEqual([1_000]);
+    // Scheduled again at once: the next frame waits until 50 * PACE_FACTOR ms after the end.
+    const waits: number[] = [];
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => {
+      waits.push(ms ?? 0);
+      return realTimeout(fn, 0);
+    }) as typeof setTimeout);
+    schedule(slow);
+    expect(waits[0]).toBe(50 * PACE_FACTOR);
+    await nextFrame();
+    expect(ran).toHaveLength(2);
+    // A short frame is followed by no rest.
+    vi.mocked(globalThis.setTimeout).mockRestore();
+    now += 1_000;
+    const quick = () => {
+      now += PACE_FROM_MS / 2;
+    };
+    schedule(quick);
+    await nextFrame();
+    const before = now;
+    schedule(() => ran.push(now));
+    await nextFrame();
+    expect(ran.at(-1)).toBe(before);
+  });
 });
+

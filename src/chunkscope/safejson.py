@@ -45,6 +45,17 @@ def clip_for_wire(
     return _clip(value, max_depth, max_string, max_items)
 
 
+def _plain_leaf(value: Any, max_string: int | None) -> bool:
+    """A leaf that is JSON-safe as it is (the common case, checked without a call to
+    ``_clip``): None, a bool, an exact int, a finite float, or a short ASCII string."""
+    kind = type(value)
+    if kind is str:
+        return value.isascii() and (max_string is None or len(value) <= max_string)
+    if kind is float:
+        return math.isfinite(value)
+    return value is None or kind is int or kind is bool
+
+
 def _clip(value: Any, depth: int, max_string: int | None, max_items: int | None) -> Any:
     if value is None or value is True or value is False or type(value) is int:
         return value
@@ -65,15 +76,21 @@ def _clip(value: Any, depth: int, max_string: int | None, max_items: int | None)
                 out["…"] = f"[{len(value) - max_items:,} more keys]"
                 changed = True
                 break
-            safe_key = key if type(key) is str else str(key)
-            safe_key = safe_text(safe_key)
-            clipped = _clip(item, depth - 1, max_string, max_items)
+            safe_key = key if type(key) is str and key.isascii() else safe_text(str(key))
+            clipped = (
+                item
+                if _plain_leaf(item, max_string)
+                else _clip(item, depth - 1, max_string, max_items)
+            )
             changed = changed or clipped is not item or safe_key is not key
             out[safe_key] = clipped
         return out if changed or type(value) is not dict else value
     if isinstance(value, (list, tuple)):
         items = value if max_items is None else value[:max_items]
-        clipped_items = [_clip(item, depth - 1, max_string, max_items) for item in items]
+        clipped_items = [
+            item if _plain_leaf(item, max_string) else _clip(item, depth - 1, max_string, max_items)
+            for item in items
+        ]
         changed = any(a is not b for a, b in zip(clipped_items, items, strict=False))
         if max_items is not None and len(value) > max_items:
             clipped_items.append(f"… [{len(value) - max_items:,} more items]")

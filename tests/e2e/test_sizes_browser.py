@@ -81,11 +81,25 @@ FIFTY_K_TOOL_CALLS = tool_calls_cell(50_000, "50k tool calls")
 _OBSERVE_JS = """
 () => {
   window.__longtasks = [];
+  window.__longframes = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__longtasks.push(entry.duration);
   });
   observer.observe({ type: 'longtask' });
   window.__longtaskObserver = observer;
+  // What the long frames spent their time on, for the record when the budget is missed.
+  const frames = new PerformanceObserver((list) => {
+    for (const f of list.getEntries()) {
+      if (f.duration <= 100) continue;
+      window.__longframes.push({
+        ms: Math.round(f.duration),
+        renderingMs: Math.round(f.startTime + f.duration - f.renderStart),
+        scripts: f.scripts.map((s) => `${s.invoker} ${Math.round(s.duration)} ms`
+          + ` (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)} ms)`),
+      });
+    }
+  });
+  frames.observe({ type: 'long-animation-frame' });
 }
 """
 
@@ -133,11 +147,13 @@ def draw(lab: LabPage, name: str, cell: str, timeout_s: float = 240.0) -> dict[s
         raise LabPageError(f"{name}: not finished; the widget shows {widget_state(lab)}") from None
     lab.page.wait_for_timeout(1000)  # the last frames after the end
     tasks: list[float] = lab.page.evaluate("() => window.__longtasks")
+    frames: list[dict[str, Any]] = lab.page.evaluate("() => window.__longframes")
     measured = {
         "longest_task_ms": round(max(tasks, default=0.0), 1),
         "tasks_over_50ms": len(tasks),
         "tasks_over_budget": sum(1 for t in tasks if t > LONGTASK_BUDGET_MS),
         "dom_nodes": finished["domNodes"],
+        "frames_over_100ms": sorted(frames, key=lambda f: -f["ms"])[:5],
     }
     MEASURED[name] = measured
     write_measured(lab)
