@@ -120,8 +120,10 @@ export class TranscriptView {
       if (this.stick) this.jump.hidden = true;
     });
     if (typeof ResizeObserver === "function") {
+      // Followed in the next frame rather than at once: the callback runs inside the frame
+      // that laid the content out, which is long enough already while a stream pours in.
       this.resizes = new ResizeObserver(() => {
-        if (this.stick) this.toBottom();
+        if (this.stick) schedule(this.keepAtBottom, "read");
       });
       this.resizes.observe(this.blocksEl);
     }
@@ -133,8 +135,13 @@ export class TranscriptView {
     this.el.append(this.banner, this.scroller, this.jump);
   }
 
+  private readonly keepAtBottom = (): void => {
+    if (this.stick) this.toBottom();
+  };
+
   /** Remove the view and stop observing it. */
   dispose(): void {
+    unschedule(this.keepAtBottom);
     this.resizes?.disconnect();
     this.windows.dispose();
     this.el.remove();
