@@ -59,6 +59,27 @@ describe("TranscriptView", () => {
     expect(card.querySelector(".cs-error-text")?.textContent).toBe("city not found");
   });
 
+  it("adds the approval, suspension, error and provider pieces of a tool card only when it has them, in order", () => {
+    const view = new TranscriptView();
+    let state = build([part("tool", { id: "k", toolName: "pay", state: "running", args: { amount: 5 } })]);
+    view.draw(state);
+    const card = partEl(view, "k");
+    const sections = () => Array.from(card.querySelectorAll(":scope > details > summary")).map((s) => s.textContent);
+    expect(card.querySelector(".cs-tag")).toBeNull();
+    expect(card.querySelector(".cs-error-text")).toBeNull();
+    expect(card.querySelectorAll(":scope > details:not([hidden])")).toHaveLength(0);
+
+    state = apply(state, 1, { op: "set", id: "k", set: { state: "suspended", suspendPayload: { reason: "wait" } }, t: 5 });
+    view.draw(state);
+    state = apply(state, 2, { op: "set", id: "k", set: { state: "awaiting-approval", providerExecuted: true }, t: 6 });
+    view.draw(state);
+    state = apply(state, 3, { op: "set", id: "k", set: { state: "done", result: { paid: true }, approval: { approved: true } }, t: 7 });
+    view.draw(state);
+    expect(sections()).toEqual(["approval requested", "suspended with", "result"]);
+    expect(card.querySelector(".cs-tag")?.textContent).toBe("provider-executed");
+    expect((card.querySelector(".cs-tag") as HTMLElement).hidden).toBe(false);
+  });
+
   it("nests tool outputs and nested runs under their tool", () => {
     const view = new TranscriptView();
     view.draw(

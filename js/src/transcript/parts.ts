@@ -76,28 +76,35 @@ const VIEWS: Record<string, ViewFactory> = {
     const head = h("div", "cs-card-head");
     const name = h("span", "cs-tool-name");
     const badge = new Badge();
-    const provider = h("span", "cs-tag", "provider-executed");
-    head.append(h("span", "cs-label", "tool"), name, badge.el, provider);
+    head.append(h("span", "cs-label", "tool"), name, badge.el);
     const args = h("div", "cs-tool-args");
     const argsLabel = h("div", "cs-label", "arguments");
     const argsTree = new JsonTree(null, { openDepth: 2 });
     const argsText = h("pre", "cs-args-text");
     args.append(argsLabel, argsTree.el, argsText);
-    const approval = new TreeSection("approval requested", true);
-    const suspended = new TreeSection("suspended with", true);
     const result = new TreeSection("result", true);
-    const error = h("div", "cs-error-text");
     const children = h("div", "cs-children");
     el.classList.add("cs-card");
-    el.append(head, args, approval.el, suspended.el, result.el, error, children);
+    el.append(head, args, result.el, children);
+    // What most calls never have is made on first use: a run of thousands of calls then
+    // costs a few elements per card fewer to build, style and lay out.
+    let provider: HTMLElement | null = null;
+    let approval: TreeSection | null = null;
+    let suspended: TreeSection | null = null;
+    let error: HTMLElement | null = null;
     let lastArgs: unknown = undefined;
+    const present = (value: unknown) => value !== null && value !== undefined;
     return {
       el,
       children,
       update(p) {
         setText(name, str(p.toolName) || "tool");
         badge.set(str(p.state));
-        provider.hidden = p.providerExecuted !== true;
+        if (p.providerExecuted === true && provider === null) {
+          provider = h("span", "cs-tag", "provider-executed");
+          head.append(provider);
+        }
+        if (provider !== null) provider.hidden = p.providerExecuted !== true;
         // The partial parse is the friendlier view; the raw text shows what cannot parse yet.
         const hasArgs = p.args !== null && p.args !== undefined;
         if (hasArgs && p.args !== lastArgs) argsTree.update(p.args, heldView(p, "args", argsTree.el));
@@ -106,14 +113,26 @@ const VIEWS: Record<string, ViewFactory> = {
         setText(argsText, hasArgs ? "" : str(p.argsText));
         argsText.hidden = hasArgs;
         args.hidden = !hasArgs && str(p.argsText) === "";
-        approval.set(
-          p.state === "awaiting-approval" ? (p.approval ?? {}) : p.approval,
-          heldView(p, "approval", approval.el),
-        );
-        suspended.set(p.suspendPayload, heldView(p, "suspendPayload", suspended.el));
+        const approvalValue = p.state === "awaiting-approval" ? (p.approval ?? {}) : p.approval;
+        if (present(approvalValue) && approval === null) {
+          approval = new TreeSection("approval requested", true);
+          (suspended?.el ?? result.el).before(approval.el);
+        }
+        approval?.set(approvalValue, heldView(p, "approval", approval.el));
+        if (present(p.suspendPayload) && suspended === null) {
+          suspended = new TreeSection("suspended with", true);
+          result.el.before(suspended.el);
+        }
+        suspended?.set(p.suspendPayload, heldView(p, "suspendPayload", suspended.el));
         result.set(p.result, heldView(p, "result", result.el));
-        setText(error, describeError(p.error));
-        error.hidden = p.error === null || p.error === undefined;
+        if (present(p.error) && error === null) {
+          error = h("div", "cs-error-text");
+          children.before(error);
+        }
+        if (error !== null) {
+          setText(error, describeError(p.error));
+          error.hidden = !present(p.error);
+        }
       },
     };
   },
