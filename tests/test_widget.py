@@ -228,3 +228,9 @@ def test_an_add_op_says_what_the_part_was_when_it_was_added() -> None:
     # The op may be sent after the result came: it must not already hold the "done" state,
     # which the result's own `set` adds (the page would show it twice).
     assert part["states"] == [[2.0, "running"]]
+
+
+def test_every_view_has_a_name_of_its_own_for_the_front_end() -> None:
+    first, second = cs.StreamView(title="a"), cs.StreamView(title="a")
+    names = {view.get_state()["_instance"] for view in (first, second)}
+    assert len(names) == 2 and "" not in names

@@ -29,7 +29,42 @@ interface ModelEntry {
   dispose(): void;
 }
 
-const entries = new WeakMap<WidgetModel, ModelEntry>();
+/**
+ * Entries by model. anywidget wraps the model in a new object for `initialize` and for every
+ * `render`, so the wrapper cannot be the key: the model's `_instance` trait is, per widget
+ * manager. A model without one (saved before the trait existed) falls back to its wrapper.
+ */
+const byManager = new WeakMap<object, Map<string, ModelEntry>>();
+const byWrapper = new WeakMap<WidgetModel, ModelEntry>();
+
+function instanceOf(model: WidgetModel): { manager: object; key: string } | null {
+  const key = model.get("_instance");
+  const manager: unknown = model.widget_manager;
+  if (typeof key !== "string" || key === "" || typeof manager !== "object" || manager === null) return null;
+  return { manager, key };
+}
+
+function knownEntry(model: WidgetModel): ModelEntry | undefined {
+  const instance = instanceOf(model);
+  if (instance === null) return byWrapper.get(model);
+  return byManager.get(instance.manager)?.get(instance.key);
+}
+
+function remember(model: WidgetModel, entry: ModelEntry | null): void {
+  const instance = instanceOf(model);
+  if (instance === null) {
+    if (entry === null) byWrapper.delete(model);
+    else byWrapper.set(model, entry);
+    return;
+  }
+  let entries = byManager.get(instance.manager);
+  if (entries === undefined) {
+    entries = new Map();
+    byManager.set(instance.manager, entries);
+  }
+  if (entry === null) entries.delete(instance.key);
+  else entries.set(instance.key, entry);
+}
 
 /** Why a held value cannot be fetched in a view no kernel has answered. */
 export const NO_KERNEL =
@@ -38,7 +73,7 @@ export const NO_KERNEL =
 /** The model's entry, created on first use: the store starts from the saved `snapshot`
  * trait when there is one, so a reopened notebook shows the run without a kernel. */
 function entryFor(model: WidgetModel): ModelEntry {
-  const known = entries.get(model);
+  const known = knownEntry(model);
   if (known !== undefined) return known;
 
   const saved = model.get("snapshot") as SavedSnapshot;
@@ -107,10 +142,10 @@ function entryFor(model: WidgetModel): ModelEntry {
       model.off("msg:custom", onMessage);
       model.off("change:snapshot", onSnapshot);
       stopWatching();
-      entries.delete(model);
+      remember(model, null);
     },
   };
-  entries.set(model, entry);
+  remember(model, entry);
   return entry;
 }
 

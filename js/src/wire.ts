@@ -305,6 +305,8 @@ export type Up =
 /** Synced traits of StreamView. */
 export interface Model {
   title: string;
+  /** Unique to the model (absent in notebooks saved before it existed); see widget.ts. */
+  _instance?: string;
   /** The saved run: a Snapshot, or a large one packed (see persisted.ts). */
   snapshot: Snapshot | { v: number; seq: number; encoding: "deflate-json"; data: DataView } | null;
 }

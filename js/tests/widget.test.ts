@@ -133,6 +133,28 @@ describe("widget", () => {
     expect(model.sent.filter((m) => m.kind === "rows")).toHaveLength(1);
   });
 
+  it("keeps one store per model although anywidget wraps the model anew for every call", async () => {
+    const model = new FakeModel({ _instance: "a1" });
+    // As anywidget does: a fresh object per initialize and per render, over the same model.
+    const wrap = (): FakeModel => Object.assign(Object.create(model) as FakeModel, { widget_manager: model.widget_manager });
+    initialize(wrap());
+    const first = render(wrap());
+    const second = render(wrap());
+    expect(model.listenerCount()).toBe(2); // msg:custom and change:snapshot, once
+    model.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "one store" })], { seq: 1 })));
+    model.receive(batch(2, { op: "append", id: "t", field: "text", text: " for all views", t: 3 }));
+    await frame();
+    expect(textOf(first.el, "t")).toContain("one store for all views");
+    expect(textOf(second.el, "t")).toContain("one store for all views");
+    // A second model (another view made in Python) has a store of its own.
+    const other = new FakeModel({ _instance: "b2" });
+    other.widget_manager = model.widget_manager;
+    initialize(other);
+    expect(other.listenerCount()).toBe(2);
+    first.cleanup();
+    second.cleanup();
+  });
+
   it("asks for a resync once per gap", () => {
     const model = new FakeModel();
     initialize(model);

@@ -7,6 +7,7 @@ the fold is ``RunState``'s, the pacing ``Channel``'s, the reading ``Consumer``'s
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,9 @@ class StreamView(anywidget.AnyWidget):
 
     title = traitlets.Unicode("").tag(sync=True)
     """A label shown in the view's header."""
+    _instance = traitlets.Unicode("").tag(sync=True)
+    """A name unique to this view's model. anywidget hands ``initialize`` and every ``render``
+    a different wrapper of the same model; the front end finds the model's one store by it."""
     snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The persisted run (``docs/wire.md`` Snapshot), refreshed rarely: whenever the content
     grew fourfold, and at the end. Never holds a transient chunk. A large run is packed
@@ -54,7 +58,7 @@ class StreamView(anywidget.AnyWidget):
         adapter: str | None = "auto",
         **kwargs: Any,
     ) -> None:
-        super().__init__(title=title, **kwargs)
+        super().__init__(title=title, _instance=uuid.uuid4().hex, **kwargs)
         self.state = RunState(title)
         """The run as folded so far (live while streaming)."""
         self._channel = Channel(self.state, _WidgetSink(self), max_rate=max_rate)
