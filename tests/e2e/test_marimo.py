@@ -24,7 +24,7 @@ import pytest
 from lab import stop_process_group
 from lab.paths import ARTIFACTS, REPO
 from lab.server import free_port, start_logged, wait_until_up
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page, Route, expect
 from streamview import assert_grew_while_streaming, assert_progress_showed_live, sample_readings
 
 pytestmark = pytest.mark.e2e
@@ -185,8 +185,10 @@ def test_example_streams_the_demo_live_in_marimo(browser: Browser, workdir: Path
             outline = page.locator(".chunkscope .cs-timeline-outline").text_content() or ""
             assert "get-weather" in outline
             page.get_by_role("tab", name="Chunks").click()
-            page.locator(".chunkscope .cs-inspector-list .cs-row").first.wait_for()
-            count = page.locator(".chunkscope .cs-inspector-count").text_content() or ""
+            # The rows come from the kernel when the tab first opens.
+            counter = page.locator(".chunkscope .cs-inspector-count")
+            expect(counter).to_have_text(re.compile(r"[\d,]+ rows"), timeout=15_000)
+            count = counter.text_content() or ""
             # How many deltas merge into one row depends on the pace; every chunk is counted.
             assert re.fullmatch(r"\d+ rows", count) and int(count.split()[0]) >= 20, count
             types = page.locator(".chunkscope .cs-inspector-list .cs-row-type").all_text_contents()
