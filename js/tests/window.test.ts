@@ -74,7 +74,7 @@ describe("a windowed transcript", () => {
     vi.restoreAllMocks();
   });
 
-  it("fills one page per draw once the draw ran out of time, the reader's end first", () => {
+  it("adds one card per draw once the draw ran out of time, from the reader's end", () => {
     let now = 0;
     vi.spyOn(performance, "now").mockImplementation(() => (now += 10 * DRAW_BUDGET_MS));
     const view = new TranscriptView();
@@ -82,15 +82,21 @@ describe("a windowed transcript", () => {
     view.onWindowChange = () => redraws++;
     const state = toolRun(5_000, false);
     view.draw(state);
-    // A live run is followed at its end: the last page is filled, the first waits.
-    expect(cards(view)).toHaveLength(PAGE_ITEMS);
-    expect(cards(view).at(-1)).toBe("k4999");
+    // A live run is followed at its end: its last card comes first, the first page waits.
+    expect(cards(view)).toEqual(["k4999"]);
     expect(pages(view)[0]?.childElementCount).toBe(0);
     expect(redraws).toBe(1);
     view.draw(state);
-    expect(cards(view)).toHaveLength(2 * PAGE_ITEMS);
-    expect(cards(view)[0]).toBe("k0");
-    expect(redraws).toBe(1);
+    expect(cards(view)).toEqual(["k4998", "k4999"]);
+    for (let k = 0; k < 2 * PAGE_ITEMS; k++) view.draw(state);
+    // Both near pages are whole, in order, and nothing more is asked for.
+    const drawn = cards(view);
+    expect(drawn).toHaveLength(2 * PAGE_ITEMS);
+    expect(drawn.slice(0, 2)).toEqual(["k0", "k1"]);
+    expect(drawn.at(-1)).toBe("k4999");
+    const asked = redraws;
+    view.draw(state);
+    expect(redraws).toBe(asked);
   });
 
   it("fills every due page at once for a jump, however long it takes", () => {

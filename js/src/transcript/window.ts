@@ -8,10 +8,11 @@
  * Which pages are near is told by an IntersectionObserver with a generous margin; where
  * there is none (tests without layout), every page is drawn.
  *
- * Drawing a page of cards is the costly part of a frame, so one draw fills pages only until
- * `DRAW_BUDGET_MS` has passed (at least one page, so it always gets on); the pages left empty
- * are filled by the draws that follow, nearest to the reader first. When a stream moves the
- * bottom by thousands of entries a second, frames stay short instead of growing with it.
+ * Drawing cards is the costly part of a frame, so one draw adds cards to near pages only
+ * until `DRAW_BUDGET_MS` has passed (at least one card, so it always gets on); the draws that
+ * follow go on where it stopped, nearest to the reader first (the end of the last list, for
+ * a reader following a live run). When a stream moves the bottom by thousands of entries a
+ * second, frames stay short instead of growing with it.
  */
 import { placeChildren } from "../dom";
 
@@ -23,8 +24,8 @@ export const PAGE_ITEMS = 25;
 export const NEAR_MARGIN = "1000px 0px";
 /** Height of one entry before any was measured (px). */
 export const ENTRY_HEIGHT_GUESS = 40;
-/** Once a draw has run this long (ms), pages still waiting to be filled wait for the next
- * one; a single page of cards is drawn whatever the time. */
+/** Once a draw has run this long (ms), cards still waiting to be drawn wait for the next
+ * one; a single card is drawn whatever the time. */
 export const DRAW_BUDGET_MS = 12;
 
 /** How a list of `count` entries is split: `[start, end)` per page; none when it is short. */
@@ -44,8 +45,12 @@ interface Page {
   readonly el: HTMLElement;
   /** Near the visible area (or asked for), so its entries are drawn. */
   near: boolean;
-  /** Its entries are in the DOM now. */
+  /** All its entries are in the DOM now. */
   drawn: boolean;
+  /** How many of its entries are in the DOM while it is being filled (from its end when
+   * `fromEnd`), over several draws. */
+  shown: number;
+  fromEnd: boolean;
   /** Entries it held when it was last measured, and their height (px). */
   measuredCount: number;
   measuredHeight: number;
@@ -65,11 +70,11 @@ export class Windows {
   private readonly keyOf = new WeakMap<Element, string>();
   /** Average height of one drawn entry (px), to size pages never drawn. */
   private entryHeight = ENTRY_HEIGHT_GUESS;
-  /** Time (performance.now) after which this draw fills no more pages. */
+  /** Time (performance.now) after which this draw adds no more cards. */
   private deadline = Number.POSITIVE_INFINITY;
-  /** Pages filled by this draw. */
+  /** Cards added to pages being filled by this draw. */
   private filled = 0;
-  /** A near page was left empty for want of time: draw again soon. */
+  /** A near page was left unfinished for want of time: draw again soon. */
   private deferred = false;
 
   /**
@@ -84,8 +89,8 @@ export class Windows {
   }
 
   /**
-   * Start a draw: pages not placed again before `end()` are dropped. A `budgeted` draw fills
-   * pages for about `DRAW_BUDGET_MS`; an unbudgeted one (a jump to a part) fills them all.
+   * Start a draw: pages not placed again before `end()` are dropped. A `budgeted` draw adds
+   * cards for about `DRAW_BUDGET_MS`; an unbudgeted one (a jump to a part) fills every page.
    */
   begin(budgeted = true): void {
     this.seen.clear();
@@ -97,7 +102,7 @@ export class Windows {
   }
 
   /** End a draw: forget the pages of lists that are gone; ask for another draw when near
-   * pages were left empty. */
+   * pages were left unfinished. */
   end(): void {
     for (const [key, page] of this.pages) {
       if (this.seen.has(key)) continue;
@@ -131,18 +136,14 @@ export class Windows {
       const [start, end] = ranges[index] as [number, number];
       const page = this.page(pageKey(listKey, start), index === 0 || (last && index === ranges.length - 1));
       page.count = end - start;
-      if (page.near && (page.drawn || this.mayFill())) {
-        if (!page.drawn) {
-          page.el.style.height = "";
-          page.boxHeight = -1;
-          this.filled += 1;
-        }
+      if (page.drawn && page.near) {
         placeChildren(page.el, items.slice(start, end).map(draw));
-        page.drawn = true;
+      } else if (page.near) {
+        this.fill(page, items, start, end, draw, last);
       } else {
-        if (page.near) this.deferred = true;
-        if (page.drawn) page.el.replaceChildren();
+        if (page.drawn || page.shown > 0) page.el.replaceChildren();
         page.drawn = false;
+        page.shown = 0;
         this.sizeBox(page);
       }
       pageEls[index] = page.el;
@@ -150,7 +151,30 @@ export class Windows {
     placeChildren(container, pageEls);
   }
 
-  /** Whether this draw may fill one more page: always its first, then while time is left. */
+  /** Put the page's entries in the DOM: those already there, then more while time is left. */
+  private fill<T>(page: Page, items: readonly T[], start: number, end: number, draw: (item: T) => HTMLElement, fromEnd: boolean): void {
+    if (page.shown === 0) {
+      page.fromEnd = fromEnd;
+      page.el.style.height = "";
+      page.boxHeight = -1;
+    }
+    const count = end - start;
+    let shown = Math.min(page.shown, count);
+    const first = page.fromEnd ? end - shown : start;
+    const els = items.slice(first, first + shown).map(draw);
+    while (shown < count && this.mayFill()) {
+      if (page.fromEnd) els.unshift(draw(items[end - shown - 1] as T));
+      else els.push(draw(items[start + shown] as T));
+      shown += 1;
+      this.filled += 1;
+    }
+    placeChildren(page.el, els);
+    page.shown = shown;
+    page.drawn = shown === count;
+    if (!page.drawn) this.deferred = true;
+  }
+
+  /** Whether this draw may add one more card: always its first, then while time is left. */
   private mayFill(): boolean {
     return this.filled === 0 || performance.now() < this.deadline;
   }
@@ -178,6 +202,8 @@ export class Windows {
         // Without an observer nothing would ever call a page near: draw them all.
         near: nearAtFirst || this.observer === null,
         drawn: false,
+        shown: 0,
+        fromEnd: false,
         measuredCount: 0,
         measuredHeight: 0,
         count: 0,
