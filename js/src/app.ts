@@ -76,11 +76,6 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
     scrubTime: createShared<number | null>(null),
     scrollToPart(partId) {
       show("transcript");
-  cleanups.push(
-    ctx.scrubTime.subscribe((t) => {
-      if (t !== null) options.wantRows?.();
-    }),
-  );
       ctx.selection.set(partId);
       transcript.scrollTo(partId);
     },

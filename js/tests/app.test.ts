@@ -6,7 +6,7 @@ import { viewAt } from "../src/scrub";
 import { createStore, fromSnapshot } from "../src/store";
 import { part, snapshot } from "./helpers";
 
-function setup(mountTimeline: MountPanel) {
+function setup(mountTimeline: MountPanel, wantRows?: () => void) {
   const store = createStore(fromSnapshot(snapshot([part("text", { id: "a", text: "alpha" }), part("text", { id: "b", text: "beta" })])));
   const el = document.createElement("div");
   const mounted: PanelContext[] = [];
@@ -21,6 +21,7 @@ function setup(mountTimeline: MountPanel) {
       return () => container.replaceChildren();
     },
     pastState: viewAt,
+    ...(wantRows === undefined ? {} : { wantRows }),
   });
   return { el, app, mounted };
 }
@@ -72,4 +73,17 @@ describe("app", () => {
     app.unmount();
     expect(el.children).toHaveLength(0);
   });
+
+  it("asks for the chunk rows when the Chunks tab opens and when scrubbing starts, once each", () => {
+    let asked = 0;
+    const { el, app } = setup(() => () => {}, () => asked++);
+    expect(asked).toBe(0);
+    app.ctx.scrollToPart("a");
+    app.ctx.scrollToPart("b");
+    app.ctx.scrubTime.set(100);
+    expect(asked).toBe(1);
+    tab(el, "Chunks").click();
+    expect(asked).toBe(2);
+  });
 });
+
