@@ -404,6 +404,11 @@ function copyPart(part: Part): Part {
   return copy;
 }
 
+/** Neither null nor undefined: a field that holds a value. */
+export function isPresent(value: unknown): boolean {
+  return value !== null && value !== undefined;
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

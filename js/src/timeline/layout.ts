@@ -19,6 +19,7 @@ import type {
   WorkflowPart,
   WorkflowStepPart,
 } from "../wire";
+import { isPresent } from "../store";
 import { formatMs, preview } from "./format";
 
 /** What the layout reads from the store. */
@@ -645,10 +646,6 @@ function history(states: readonly StateMark[] | undefined, start: number): strin
     .filter((m) => Array.isArray(m))
     .map(([t, s]) => `${s} +${formatMs(t - start)}`)
     .join(" → ");
-}
-
-function isPresent(value: unknown): boolean {
-  return value !== null && value !== undefined;
 }
 
 function runLabel(part: RunPart): string {

@@ -6,6 +6,7 @@ import { formatSeconds, h, setText } from "../dom";
 import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
 import { JsonTree } from "../json-tree";
 import { progressBar, progressOf } from "../progress";
+import { isPresent } from "../store";
 import type { Part } from "../wire";
 import { Badge, FollowingDetails, heldView, TreeSection } from "./sections";
 
@@ -93,7 +94,6 @@ const VIEWS: Record<string, ViewFactory> = {
     let suspended: TreeSection | null = null;
     let error: HTMLElement | null = null;
     let lastArgs: unknown = undefined;
-    const present = (value: unknown) => value !== null && value !== undefined;
     return {
       el,
       children,
@@ -106,7 +106,7 @@ const VIEWS: Record<string, ViewFactory> = {
         }
         if (provider !== null) provider.hidden = p.providerExecuted !== true;
         // The partial parse is the friendlier view; the raw text shows what cannot parse yet.
-        const hasArgs = p.args !== null && p.args !== undefined;
+        const hasArgs = isPresent(p.args);
         if (hasArgs && p.args !== lastArgs) argsTree.update(p.args, heldView(p, "args", argsTree.el));
         lastArgs = p.args;
         argsTree.el.hidden = !hasArgs;
@@ -114,24 +114,24 @@ const VIEWS: Record<string, ViewFactory> = {
         argsText.hidden = hasArgs;
         args.hidden = !hasArgs && str(p.argsText) === "";
         const approvalValue = p.state === "awaiting-approval" ? (p.approval ?? {}) : p.approval;
-        if (present(approvalValue) && approval === null) {
+        if (isPresent(approvalValue) && approval === null) {
           approval = new TreeSection("approval requested", true);
           (suspended?.el ?? result.el).before(approval.el);
         }
         approval?.set(approvalValue, heldView(p, "approval", approval.el));
-        if (present(p.suspendPayload) && suspended === null) {
+        if (isPresent(p.suspendPayload) && suspended === null) {
           suspended = new TreeSection("suspended with", true);
           result.el.before(suspended.el);
         }
         suspended?.set(p.suspendPayload, heldView(p, "suspendPayload", suspended.el));
         result.set(p.result, heldView(p, "result", result.el));
-        if (present(p.error) && error === null) {
+        if (isPresent(p.error) && error === null) {
           error = h("div", "cs-error-text");
           children.before(error);
         }
         if (error !== null) {
           setText(error, describeError(p.error));
-          error.hidden = !present(p.error);
+          error.hidden = !isPresent(p.error);
         }
       },
     };
