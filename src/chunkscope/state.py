@@ -474,13 +474,12 @@ class RunState:
         preview (see ``chunkscope.held``), or every value whole when ``whole`` (a page with no
         kernel to fetch the rest from). Without ``rows`` the inspector rows are left out, for a
         live page that has not asked for them."""
-        self._close_row()
         parts = [clip_for_wire(p.to_wire()) for p in self.parts]
         if not whole:
             parts = [self.held.cut_part(p, reuse=True) for p in parts]
         snapshot: dict[str, Any] = {"v": 1, "seq": seq, "run": self.run_info(), "parts": parts}
         if rows:
-            snapshot["rows"] = list(self.rows)
+            snapshot["rows"] = self.chunk_rows()
         return snapshot
 
     def chunk_rows(self) -> list[dict[str, Any]]:
