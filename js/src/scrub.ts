@@ -2,6 +2,7 @@
  * Scrubbing: the run as it stood at an earlier offset, rebuilt from the persisted parts alone
  * (arrival offsets, text `marks`, `states` histories), so it works live and on a reopened run.
  */
+import { statesOf } from "./history";
 import type { ChunkRow, Part, RunInfo, StateMark, TransientItem } from "./wire";
 
 /** The store fields `viewAt` reads and rewrites; every other field is carried over as is. */
@@ -115,8 +116,8 @@ function hadState(states: readonly StateMark[], state: string): boolean {
 /** True when nothing about `part` changed after `t`, so it can be shared as is. */
 function settledBy(part: Part, t: number): boolean {
   if (part.t1 === null || part.t1 > t) return false;
-  const states = part["states"];
-  if (Array.isArray(states) && states.length > 0) {
+  const states = statesOf(part);
+  if (states.length > 0) {
     const last: unknown = states[states.length - 1];
     if (Array.isArray(last) && typeof last[0] === "number" && last[0] > t) return false;
   }
@@ -144,8 +145,9 @@ function partAt(part: Part, t: number): Part {
       return { ...part, t1, text: part.text.slice(0, length), marks };
     }
     case "tool": {
-      const states = statesUpTo(part.states, t);
-      const recorded = stateAt(part.states, t);
+      const history = statesOf(part);
+      const states = statesUpTo(history, t);
+      const recorded = stateAt(history, t);
       const state = (recorded ??
         (endedByT || !TERMINAL_TOOL.has(part.state) ? part.state : "running")) as typeof part.state;
       return {
@@ -161,8 +163,9 @@ function partAt(part: Part, t: number): Part {
       };
     }
     case "background": {
-      const states = statesUpTo(part.states, t);
-      const recorded = stateAt(part.states, t);
+      const history = statesOf(part);
+      const states = statesUpTo(history, t);
+      const recorded = stateAt(history, t);
       const state = (recorded ??
         (endedByT || !TERMINAL_BACKGROUND.has(part.state) ? part.state : "running")) as typeof part.state;
       return {
@@ -176,8 +179,9 @@ function partAt(part: Part, t: number): Part {
       };
     }
     case "wstep": {
-      const states = statesUpTo(part.states, t);
-      const recorded = stateAt(part.states, t);
+      const history = statesOf(part);
+      const states = statesUpTo(history, t);
+      const recorded = stateAt(history, t);
       const status = recorded ?? (endedByT || !TERMINAL_WSTEP.has(part.status) ? part.status : "running");
       return {
         ...part,

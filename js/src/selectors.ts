@@ -9,7 +9,27 @@ export interface PartNode {
   /** The part itself. */
   part: Part;
   /** Parts whose `parent` (or, lacking one, `step`) is this part, in creation order. */
+  readonly children: readonly PartNode[];
+}
+
+/** What a node without children holds: one shared empty list, since a run of 50k calls
+ * would otherwise keep 50k empty arrays alive. */
+const NO_CHILDREN: readonly PartNode[] = Object.freeze([]);
+
+/** A node's own list, made when its first child comes (a step's at once: its block shares it). */
+interface MutableNode {
+  part: Part;
   children: PartNode[];
+}
+
+function newNode(part: Part): PartNode {
+  return { part, children: part.kind === "step" ? [] : NO_CHILDREN };
+}
+
+function addChild(parent: PartNode, child: PartNode): void {
+  const node = parent as MutableNode;
+  if (node.children === NO_CHILDREN) node.children = [child];
+  else node.children.push(child);
 }
 
 /** One block of the transcript: a step, or a run of parts outside any step. */
@@ -41,7 +61,7 @@ interface Tree {
 
 function buildTree(parts: readonly Part[]): Tree {
   const nodes = new Map<string, PartNode>();
-  for (const part of parts) nodes.set(part.id, { part, children: [] });
+  for (const part of parts) nodes.set(part.id, newNode(part));
   const tree: Tree = { blocks: [], nodes, missing: new Set() };
   for (const part of parts) {
     const node = nodes.get(part.id);
@@ -64,7 +84,8 @@ function containerOf(nodes: Map<string, PartNode>, part: Part): string | null {
 function place(tree: Tree, node: PartNode): void {
   const container = containerOf(tree.nodes, node.part);
   if (container !== null && !loopsBack(node.part.id, container, tree.nodes)) {
-    tree.nodes.get(container)?.children.push(node);
+    const parent = tree.nodes.get(container);
+    if (parent !== undefined) addChild(parent, node);
   } else {
     placeTopLevel(tree, node);
   }
@@ -82,7 +103,7 @@ function noteMissing(tree: Tree, part: Part): void {
 function placeTopLevel(tree: Tree, node: PartNode): void {
   const part = node.part;
   if (part.kind === "step") {
-    tree.blocks.push({ key: part.id, step: part as StepPart, nodes: node.children });
+    tree.blocks.push({ key: part.id, step: part as StepPart, nodes: (node as MutableNode).children });
     return;
   }
   let loose = tree.blocks[tree.blocks.length - 1];
@@ -116,7 +137,7 @@ function extend(tree: Tree, parts: readonly Part[], from: number): boolean {
   for (let k = from; k < parts.length; k++) {
     const part = parts[k] as Part;
     if (tree.missing.has(part.id) || tree.nodes.has(part.id)) return false;
-    const node: PartNode = { part, children: [] };
+    const node = newNode(part);
     tree.nodes.set(part.id, node);
     noteMissing(tree, part);
     place(tree, node);

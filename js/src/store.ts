@@ -10,6 +10,7 @@
  * objects is redrawn from those objects, because views compare both the object and its rev.
  */
 import { heldEntry, heldWithout } from "./held";
+import { compactStates, expandStates } from "./history";
 import type { ChunkRow, Down, Op, Part, RowsPiece, RunInfo, Snapshot, TransientItem } from "./wire";
 
 /** Marks closer together than this (ms) are folded into one, as on the Python side. */
@@ -341,6 +342,8 @@ function setFields(state: StoreState, op: Extract<Op, { op: "set" }>): void {
     note(state, `set op for part ${op.id} carries no field object`);
     return;
   }
+  // The history is made explicit while the fields it may be implied by change.
+  expandStates(part);
   for (const [key, value] of Object.entries(op.set)) {
     if (key === "id") continue; // a part keeps its identity
     if (key === "parent" || key === "step" || key === "kind") state.structureRev += 1;
@@ -350,6 +353,7 @@ function setFields(state: StoreState, op: Extract<Op, { op: "set" }>): void {
     if (!Array.isArray(part.states)) part.states = [];
     (part.states as [number, string][]).push([op.t, String(op.set.state)]);
   }
+  compactStates(part);
   state.partRev.set(part.id, state.version);
 }
 
@@ -396,10 +400,12 @@ function bump(state: StoreState): StoreState {
   return state;
 }
 
-/** A part copy whose mark/state arrays are ours to grow. */
+/** A part copy whose mark/state arrays are ours to grow (a history its fields imply is left
+ * out: see history.ts). */
 function copyPart(part: Part): Part {
   const copy = { ...part };
   if (Array.isArray(copy.marks)) copy.marks = (copy.marks as [number, number][]).map((m) => [m[0], m[1]]);
+  compactStates(copy);
   if (Array.isArray(copy.states)) copy.states = (copy.states as [number, string][]).map((m) => [m[0], m[1]]);
   return copy;
 }

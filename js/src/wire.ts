@@ -118,7 +118,9 @@ export interface ToolPart extends PartBase {
   toolCallId: string;
   toolName: string;
   state: ToolState;
-  states: StateMark[];
+  /** On the wire, always; the store leaves out a history the part's fields imply, so read
+   * it with `statesOf` (history.ts). */
+  states?: StateMark[] | undefined;
   argsText: string;
   args: unknown;
   result: unknown;

@@ -3,7 +3,7 @@ import { blockBuilder, type PartNode, statusView, transcriptBlocks } from "../sr
 import { applyDown, emptyState, fromSnapshot } from "../src/store";
 import { batch, part, run, snapshot } from "./helpers";
 
-function shape(nodes: PartNode[]): unknown[] {
+function shape(nodes: readonly PartNode[]): unknown[] {
   return nodes.map((n) => (n.children.length ? { [n.part.id]: shape(n.children) } : n.part.id));
 }
 

@@ -19,6 +19,7 @@ import type {
   WorkflowPart,
   WorkflowStepPart,
 } from "../wire";
+import { statesOf } from "../history";
 import { isPresent } from "../store";
 import { formatMs, preview } from "./format";
 
@@ -333,7 +334,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
       }
       case "tool": {
         const item = bar(part, start, end, TOOL_COLORS[part.state] ?? "running");
-        item.segments = segmentsOf(part.states, start, end, TOOL_COLORS, "running");
+        item.segments = segmentsOf(statesOf(part), start, end, TOOL_COLORS, "running");
         item.label = part.toolName;
         item.status = part.state;
         place(laneFor(scope, "tools"), item, null);
@@ -351,7 +352,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
       }
       case "background": {
         const item = bar(part, start, end, BACKGROUND_COLORS[part.state] ?? "running");
-        item.segments = segmentsOf(part.states, start, end, BACKGROUND_COLORS, "running");
+        item.segments = segmentsOf(statesOf(part), start, end, BACKGROUND_COLORS, "running");
         item.label = backgroundLabel(part);
         item.status = part.state;
         place(laneFor(scope, "background"), item, null);
@@ -359,7 +360,7 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
       }
       case "wstep": {
         const item = bar(part, start, end, WSTEP_COLORS[part.status] ?? "running");
-        item.segments = segmentsOf(part.states, start, end, WSTEP_COLORS, "running");
+        item.segments = segmentsOf(statesOf(part), start, end, WSTEP_COLORS, "running");
         const dot = part.stepId.lastIndexOf(".");
         const prefix = dot < 0 ? "" : part.stepId.slice(0, dot);
         const name = dot < 0 ? part.stepId : part.stepId.slice(dot + 1);

@@ -3,6 +3,7 @@
  * recordings (tests/fixtures/mastra; regenerate with fixtures/make_fixtures.py).
  */
 import { describe, expect, it } from "vitest";
+import { statesOf } from "../../src/history";
 import { viewAt } from "../../src/scrub";
 import { fromSnapshot } from "../../src/store";
 import { layoutTimeline, type Layout } from "../../src/timeline/layout";
@@ -110,7 +111,7 @@ describe("scrubbing real recordings", () => {
     const state = fromSnapshot(parallelTools as Snapshot);
     const tools = state.parts.filter((p): p is ToolPart => p.kind === "tool");
     const first = tools[0] as ToolPart;
-    const midCall = ((first.states[1]?.[0] ?? 0) + (first.t1 ?? 0)) / 2;
+    const midCall = ((statesOf(first)[1]?.[0] ?? 0) + (first.t1 ?? 0)) / 2;
     const past = viewAt(state, midCall);
     const seen = past.byId.get(first.id) as ToolPart;
     expect([seen.state, seen.result, seen.t1]).toEqual(["running", null, null]);
