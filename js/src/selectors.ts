@@ -2,7 +2,7 @@
  * Pure views of a StoreState: what the transcript and the status bar draw. No DOM here.
  */
 import type { StoreState } from "./store";
-import type { Part, RunStatus, StepPart, Usage } from "./wire";
+import type { Part, ReasoningPart, RunStatus, StepPart, TextPart, Usage } from "./wire";
 
 /** A part and the parts nested under it (tool outputs, nested runs, workflow steps). */
 export interface PartNode {
@@ -231,10 +231,24 @@ export function statusView(state: StoreState, now: number): StatusView {
 /** Rough token count of the streamed text and reasoning: four characters per token. */
 function estimateTokens(state: StoreState): number {
   let chars = 0;
-  for (const part of state.parts) {
-    if ((part.kind === "text" || part.kind === "reasoning") && typeof part.text === "string") {
-      chars += part.text.length;
-    }
-  }
+  for (const part of textPartsOf(state)) if (typeof part.text === "string") chars += part.text.length;
   return Math.round(chars / 4);
+}
+
+/** The text and reasoning parts of a state, found once: the status bar asks every frame,
+ * and a run of 50k tool calls has few of them among many parts. Parts are only appended
+ * while `structureRev` stays the same, so the list grows with them. */
+const textPartLists = new WeakMap<StoreState, { structureRev: number; scanned: number; found: (TextPart | ReasoningPart)[] }>();
+
+function textPartsOf(state: StoreState): readonly (TextPart | ReasoningPart)[] {
+  let list = textPartLists.get(state);
+  if (list === undefined || list.structureRev !== state.structureRev || list.scanned > state.parts.length) {
+    list = { structureRev: state.structureRev, scanned: 0, found: [] };
+    textPartLists.set(state, list);
+  }
+  for (; list.scanned < state.parts.length; list.scanned++) {
+    const part = state.parts[list.scanned] as Part;
+    if (part.kind === "text" || part.kind === "reasoning") list.found.push(part);
+  }
+  return list.found;
 }

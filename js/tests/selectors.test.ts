@@ -96,6 +96,21 @@ describe("statusView", () => {
     expect(view.elapsedMs).toBe(1000);
   });
 
+  it("keeps its token estimate up to date as text grows, parts come and parts are replaced", () => {
+    const rate = (s: ReturnType<typeof emptyState>) => statusView(s, 0).tokensPerSecond;
+    let state = applyDown(
+      emptyState(),
+      batch(1, { op: "run", set: { status: "finished", ended: true, elapsedMs: 1000, ttftMs: 0 } }, { op: "add", part: part("text", { id: "t", text: "x".repeat(400) }) }),
+    );
+    expect(rate(state)).toBeCloseTo(100);
+    state = applyDown(state, batch(2, { op: "append", id: "t", field: "text", text: "x".repeat(400), t: 1 }));
+    expect(rate(state)).toBeCloseTo(200);
+    state = applyDown(state, batch(3, { op: "add", part: part("tool", { id: "k" }) }, { op: "add", part: part("reasoning", { id: "r", text: "y".repeat(800) }) }));
+    expect(rate(state)).toBeCloseTo(400);
+    state = applyDown(state, batch(4, { op: "add", part: part("text", { id: "r", text: "z".repeat(4) }) }));
+    expect(rate(state)).toBeCloseTo(201);
+  });
+
   it("does not tick for a run loaded from saved state", () => {
     const state = fromSnapshot(snapshot([], { run: run({ status: "running", elapsedMs: 1500 }) }));
     expect(statusView(state, Date.now()).elapsedMs).toBe(1500);
