@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fromSnapshot, type StoreState } from "../src/store";
 import { pagesLeadingTo, TranscriptView } from "../src/transcript/view";
-import { DRAW_BUDGET_MS, PAGE_ITEMS, pageKey, pageRanges, WINDOW_MIN_ITEMS } from "../src/transcript/window";
+import { DRAW_BUDGET_MS, PAGE_ITEMS, pageCount, pageKey, WINDOW_MIN_ITEMS } from "../src/transcript/window";
 import { transcriptBlocks } from "../src/selectors";
 import type { Part } from "../src/wire";
 import { part, snapshot } from "./helpers";
@@ -51,13 +51,11 @@ function pages(view: TranscriptView): HTMLElement[] {
   return Array.from(view.el.querySelectorAll<HTMLElement>(".cs-page"));
 }
 
-describe("pageRanges", () => {
-  it("leaves short lists whole and splits long ones into pages", () => {
-    expect(pageRanges(WINDOW_MIN_ITEMS)).toEqual([]);
-    const ranges = pageRanges(WINDOW_MIN_ITEMS + 1);
-    expect(ranges[0]).toEqual([0, PAGE_ITEMS]);
-    expect(ranges[ranges.length - 1]?.[1]).toBe(WINDOW_MIN_ITEMS + 1);
-    expect(ranges.reduce((n, [a, b]) => n + b - a, 0)).toBe(WINDOW_MIN_ITEMS + 1);
+describe("pageCount", () => {
+  it("leaves short lists whole and splits long ones into pages of PAGE_ITEMS", () => {
+    expect(pageCount(WINDOW_MIN_ITEMS)).toBe(0);
+    expect(pageCount(WINDOW_MIN_ITEMS + 1)).toBe(Math.ceil((WINDOW_MIN_ITEMS + 1) / PAGE_ITEMS));
+    expect(pageCount(50_000)).toBe(50_000 / PAGE_ITEMS);
   });
 });
 
@@ -139,6 +137,28 @@ describe("a windowed transcript", () => {
     expect(cards(view)).not.toContain("k0");
     expect(boxes[0]?.style.height).toBe("4321px");
     expect(boxes[4]?.style.height).toBe("");
+  });
+
+  it("keeps its pages as a live list grows, draws each new last page, and drops pages a shorter list lost", () => {
+    const view = new TranscriptView();
+    view.draw(toolRun(1_000, false));
+    const before = pages(view);
+    expect(before).toHaveLength(1_000 / PAGE_ITEMS);
+    view.draw(toolRun(1_000 + 2 * PAGE_ITEMS + 1, false));
+    const grown = pages(view);
+    // The same boxes, three more, and the newest one (the reader's end) drawn.
+    expect(grown.slice(0, before.length)).toEqual(before);
+    expect(grown).toHaveLength(before.length + 3);
+    expect(cards(view).at(-1)).toBe(`k${1_000 + 2 * PAGE_ITEMS}`);
+    expect(grown.at(-2)?.childElementCount).toBe(0);
+    const observer = FakeObserver.all[0] as FakeObserver;
+    view.draw(toolRun(500, false));
+    expect(pages(view)).toHaveLength(500 / PAGE_ITEMS);
+    expect(observer.targets.size).toBe(500 / PAGE_ITEMS);
+    view.draw(toolRun(10, false));
+    expect(pages(view)).toHaveLength(0);
+    expect(observer.targets.size).toBe(0);
+    expect(cards(view)).toHaveLength(10);
   });
 
   it("keeps what is drawn while the transcript is hidden (no size)", () => {

@@ -10,7 +10,7 @@ import { blockBuilder, type PartNode, type TranscriptBlock } from "../selectors"
 import type { StoreState } from "../store";
 import type { Part } from "../wire";
 import { createPartView, type PartView } from "./parts";
-import { pageKey, pageRanges, Windows } from "./window";
+import { pageCount, pageKey, Windows } from "./window";
 
 /** Builds the run as it stood at offset `t` (ms); see scrub.ts. */
 export type PastState = (state: StoreState, t: number) => StoreState;
@@ -31,7 +31,7 @@ function childListKey(id: string): string {
 export function pagesLeadingTo(blocks: readonly TranscriptBlock[], partId: string): string[] | null {
   const onWay: string[] = [];
   const paged = (listKey: string, count: number, index: number) => {
-    if (pageRanges(count).length > 0) onWay.push(pageKey(listKey, index));
+    if (pageCount(count) > 0) onWay.push(pageKey(listKey, index));
   };
   const find = (listKey: string, nodes: readonly PartNode[]): boolean => {
     for (let k = 0; k < nodes.length; k++) {

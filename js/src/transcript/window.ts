@@ -28,12 +28,9 @@ export const ENTRY_HEIGHT_GUESS = 40;
  * one; a single card is drawn whatever the time. */
 export const DRAW_BUDGET_MS = 12;
 
-/** How a list of `count` entries is split: `[start, end)` per page; none when it is short. */
-export function pageRanges(count: number, minItems = WINDOW_MIN_ITEMS, pageItems = PAGE_ITEMS): [number, number][] {
-  if (count <= minItems) return [];
-  const ranges: [number, number][] = [];
-  for (let start = 0; start < count; start += pageItems) ranges.push([start, Math.min(count, start + pageItems)]);
-  return ranges;
+/** How many pages a list of `count` entries is split into: none when it is short. */
+export function pageCount(count: number): number {
+  return count > WINDOW_MIN_ITEMS ? Math.ceil(count / PAGE_ITEMS) : 0;
 }
 
 /** The key of the page holding entry `index` of list `listKey`. */
@@ -62,9 +59,19 @@ interface Page {
   boxCount: number;
 }
 
+/** The pages of one windowed list, in order, and their elements (what its container holds). */
+interface PagedList {
+  readonly pages: Page[];
+  readonly els: HTMLElement[];
+}
+
 /** The pages of every windowed list of one transcript. */
 export class Windows {
+  /** Page key → page, for `reveal`. */
   private readonly pages = new Map<string, Page>();
+  /** List key → its pages: a draw walks these rather than making thousands of page keys. */
+  private readonly lists = new Map<string, PagedList>();
+  /** Lists placed since `begin()`. */
   private readonly seen = new Set<string>();
   private readonly observer: IntersectionObserver | null;
   private readonly keyOf = new WeakMap<Element, string>();
@@ -104,10 +111,10 @@ export class Windows {
   /** End a draw: forget the pages of lists that are gone; ask for another draw when near
    * pages were left unfinished. */
   end(): void {
-    for (const [key, page] of this.pages) {
-      if (this.seen.has(key)) continue;
-      this.observer?.unobserve(page.el);
-      this.pages.delete(key);
+    for (const [listKey, list] of this.lists) {
+      if (this.seen.has(listKey)) continue;
+      this.dropPages(listKey, list, 0);
+      this.lists.delete(listKey);
     }
     if (this.deferred) this.onChange();
   }
@@ -124,17 +131,18 @@ export class Windows {
     draw: (item: T) => HTMLElement,
     last: boolean,
   ): void {
-    const ranges = pageRanges(items.length);
-    if (ranges.length === 0) {
+    const count = pageCount(items.length);
+    if (count === 0) {
       placeChildren(container, items.map(draw));
       return;
     }
-    const pageEls: HTMLElement[] = new Array<HTMLElement>(ranges.length);
+    const list = this.list(listKey, count, last);
     // A following reader is at the end of the last list: its pages are filled from there.
-    for (let k = 0; k < ranges.length; k++) {
-      const index = last ? ranges.length - 1 - k : k;
-      const [start, end] = ranges[index] as [number, number];
-      const page = this.page(pageKey(listKey, start), index === 0 || (last && index === ranges.length - 1));
+    for (let k = 0; k < count; k++) {
+      const index = last ? count - 1 - k : k;
+      const start = index * PAGE_ITEMS;
+      const end = Math.min(items.length, start + PAGE_ITEMS);
+      const page = list.pages[index] as Page;
       page.count = end - start;
       if (page.drawn && page.near) {
         placeChildren(page.el, items.slice(start, end).map(draw));
@@ -146,9 +154,38 @@ export class Windows {
         page.shown = 0;
         this.sizeBox(page);
       }
-      pageEls[index] = page.el;
     }
-    placeChildren(container, pageEls);
+    placeChildren(container, list.els);
+  }
+
+  /** The pages of list `listKey`, made or dropped so that there are `count`. */
+  private list(listKey: string, count: number, last: boolean): PagedList {
+    this.seen.add(listKey);
+    let list = this.lists.get(listKey);
+    if (list === undefined) {
+      list = { pages: [], els: [] };
+      this.lists.set(listKey, list);
+    }
+    if (list.pages.length > count) this.dropPages(listKey, list, count);
+    for (let index = list.pages.length; index < count; index++) {
+      // The first page (where a finished run opens) and the last one of the last list
+      // (where a live one is followed) are drawn before any observer has spoken.
+      const page = this.newPage(pageKey(listKey, index * PAGE_ITEMS), index === 0 || (last && index === count - 1));
+      list.pages.push(page);
+      list.els.push(page.el);
+    }
+    return list;
+  }
+
+  /** Forget the pages of `list` from `from` on. */
+  private dropPages(listKey: string, list: PagedList, from: number): void {
+    for (let index = from; index < list.pages.length; index++) {
+      const page = list.pages[index] as Page;
+      this.observer?.unobserve(page.el);
+      this.pages.delete(pageKey(listKey, index * PAGE_ITEMS));
+    }
+    list.pages.length = from;
+    list.els.length = from;
   }
 
   /** Put the page's entries in the DOM: those already there, then more while time is left. */
@@ -191,29 +228,25 @@ export class Windows {
     this.pages.clear();
   }
 
-  private page(key: string, nearAtFirst: boolean): Page {
-    this.seen.add(key);
-    let page = this.pages.get(key);
-    if (page === undefined) {
-      const el = document.createElement("div");
-      el.className = "cs-page";
-      page = {
-        el,
-        // Without an observer nothing would ever call a page near: draw them all.
-        near: nearAtFirst || this.observer === null,
-        drawn: false,
-        shown: 0,
-        fromEnd: false,
-        measuredCount: 0,
-        measuredHeight: 0,
-        count: 0,
-        boxHeight: -1,
-        boxCount: -1,
-      };
-      this.pages.set(key, page);
-      this.keyOf.set(el, key);
-      this.observer?.observe(el);
-    }
+  private newPage(key: string, nearAtFirst: boolean): Page {
+    const el = document.createElement("div");
+    el.className = "cs-page";
+    const page: Page = {
+      el,
+      // Without an observer nothing would ever call a page near: draw them all.
+      near: nearAtFirst || this.observer === null,
+      drawn: false,
+      shown: 0,
+      fromEnd: false,
+      measuredCount: 0,
+      measuredHeight: 0,
+      count: 0,
+      boxHeight: -1,
+      boxCount: -1,
+    };
+    this.pages.set(key, page);
+    this.keyOf.set(el, key);
+    this.observer?.observe(el);
     return page;
   }
 
