@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fromSnapshot, type StoreState } from "../src/store";
 import { pagesLeadingTo, TranscriptView } from "../src/transcript/view";
-import { DRAW_BUDGET_MS, PAGE_ITEMS, pageCount, pageKey, WINDOW_MIN_ITEMS } from "../src/transcript/window";
+import { DRAW_BUDGET_MS, PAGE_ITEMS, pageCount, WINDOW_MIN_ITEMS } from "../src/transcript/window";
 import { transcriptBlocks } from "../src/selectors";
 import type { Part } from "../src/wire";
 import { part, snapshot } from "./helpers";
@@ -191,8 +191,12 @@ describe("a windowed transcript", () => {
     for (let i = 0; i < 400; i++) parts.push(part("tool", { id: `k${i}`, toolName: "t" }));
     for (let i = 0; i < 400; i++) parts.push(part("text", { id: `n${i}`, parent: "k350", text: "x" }));
     const blocks = transcriptBlocks(fromSnapshot(snapshot(parts)));
-    expect(pagesLeadingTo(blocks, "n399")).toEqual([pageKey(blocks[0]?.key ?? "", 350), pageKey("kids:k350", 399)]);
-    expect(pagesLeadingTo(blocks, "k5")).toEqual([pageKey(blocks[0]?.key ?? "", 5)]);
+    const steps = blocks[0]?.key ?? "";
+    expect(pagesLeadingTo(blocks, "n399")).toEqual([
+      { listKey: steps, index: 350 },
+      { listKey: "kids:k350", index: 399 },
+    ]);
+    expect(pagesLeadingTo(blocks, "k5")).toEqual([{ listKey: steps, index: 5 }]);
     expect(pagesLeadingTo(blocks, "missing")).toBeNull();
   });
 

@@ -10,7 +10,7 @@ import { blockBuilder, type PartNode, type TranscriptBlock } from "../selectors"
 import type { StoreState } from "../store";
 import type { Part } from "../wire";
 import { createPartView, type PartView } from "./parts";
-import { pageCount, pageKey, Windows } from "./window";
+import { pageCount, type PageRef, Windows } from "./window";
 
 /** Builds the run as it stood at offset `t` (ms); see scrub.ts. */
 export type PastState = (state: StoreState, t: number) => StoreState;
@@ -24,14 +24,14 @@ function childListKey(id: string): string {
 }
 
 /**
- * Keys of the windowed pages that hold part `partId` or one of its containers, outermost
+ * The windowed pages that hold part `partId` or one of its containers, outermost
  * first; null when the part is not in the transcript. A walk over every part, for the rare
  * jump to a part that is not drawn.
  */
-export function pagesLeadingTo(blocks: readonly TranscriptBlock[], partId: string): string[] | null {
-  const onWay: string[] = [];
+export function pagesLeadingTo(blocks: readonly TranscriptBlock[], partId: string): PageRef[] | null {
+  const onWay: PageRef[] = [];
   const paged = (listKey: string, count: number, index: number) => {
-    if (pageCount(count) > 0) onWay.push(pageKey(listKey, index));
+    if (pageCount(count) > 0) onWay.push({ listKey, index });
   };
   const find = (listKey: string, nodes: readonly PartNode[]): boolean => {
     for (let k = 0; k < nodes.length; k++) {
@@ -220,7 +220,7 @@ export class TranscriptView {
       // In a windowed list far from view: draw the pages on its way first.
       const pages = pagesLeadingTo(this.blocksOf(this.lastState), partId);
       if (pages === null) return false;
-      for (const key of pages) this.windows.reveal(key);
+      for (const ref of pages) this.windows.reveal(ref);
       this.render(this.lastState, false);
     }
     const drawn = this.drawn.get(partId);

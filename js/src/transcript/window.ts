@@ -33,9 +33,10 @@ export function pageCount(count: number): number {
   return count > WINDOW_MIN_ITEMS ? Math.ceil(count / PAGE_ITEMS) : 0;
 }
 
-/** The key of the page holding entry `index` of list `listKey`. */
-export function pageKey(listKey: string, index: number, pageItems = PAGE_ITEMS): string {
-  return `${listKey}#${Math.floor(index / pageItems)}`;
+/** The page of list `listKey` that holds its entry `index`. */
+export interface PageRef {
+  listKey: string;
+  index: number;
 }
 
 interface Page {
@@ -67,14 +68,13 @@ interface PagedList {
 
 /** The pages of every windowed list of one transcript. */
 export class Windows {
-  /** Page key → page, for `reveal`. */
-  private readonly pages = new Map<string, Page>();
-  /** List key → its pages: a draw walks these rather than making thousands of page keys. */
+  /** List key → its pages, in order. */
   private readonly lists = new Map<string, PagedList>();
   /** Lists placed since `begin()`. */
   private readonly seen = new Set<string>();
   private readonly observer: IntersectionObserver | null;
-  private readonly keyOf = new WeakMap<Element, string>();
+  /** Page element → its page, for the observer's reports; a dropped page is forgotten. */
+  private readonly pageOf = new WeakMap<Element, Page>();
   /** Average height of one drawn entry (px), to size pages never drawn. */
   private entryHeight = ENTRY_HEIGHT_GUESS;
   /** Time (performance.now) after which this draw adds no more cards. */
@@ -113,7 +113,7 @@ export class Windows {
   end(): void {
     for (const [listKey, list] of this.lists) {
       if (this.seen.has(listKey)) continue;
-      this.dropPages(listKey, list, 0);
+      this.dropPages(list, 0);
       this.lists.delete(listKey);
     }
     if (this.deferred) this.onChange();
@@ -166,11 +166,11 @@ export class Windows {
       list = { pages: [], els: [] };
       this.lists.set(listKey, list);
     }
-    if (list.pages.length > count) this.dropPages(listKey, list, count);
+    if (list.pages.length > count) this.dropPages(list, count);
     for (let index = list.pages.length; index < count; index++) {
       // The first page (where a finished run opens) and the last one of the last list
       // (where a live one is followed) are drawn before any observer has spoken.
-      const page = this.newPage(pageKey(listKey, index * PAGE_ITEMS), index === 0 || (last && index === count - 1));
+      const page = this.newPage(index === 0 || (last && index === count - 1));
       list.pages.push(page);
       list.els.push(page.el);
     }
@@ -178,11 +178,11 @@ export class Windows {
   }
 
   /** Forget the pages of `list` from `from` on. */
-  private dropPages(listKey: string, list: PagedList, from: number): void {
+  private dropPages(list: PagedList, from: number): void {
     for (let index = from; index < list.pages.length; index++) {
       const page = list.pages[index] as Page;
       this.observer?.unobserve(page.el);
-      this.pages.delete(pageKey(listKey, index * PAGE_ITEMS));
+      this.pageOf.delete(page.el);
     }
     list.pages.length = from;
     list.els.length = from;
@@ -216,19 +216,19 @@ export class Windows {
     return this.filled === 0 || performance.now() < this.deadline;
   }
 
-  /** Draw the page with key `key` from now on, until it is seen far from view. */
-  reveal(key: string): void {
-    const page = this.pages.get(key);
+  /** Draw the page `ref` from now on, until it is seen far from view. */
+  reveal(ref: PageRef): void {
+    const page = this.lists.get(ref.listKey)?.pages[Math.floor(ref.index / PAGE_ITEMS)];
     if (page !== undefined) page.near = true;
   }
 
   /** Stop observing. */
   dispose(): void {
     this.observer?.disconnect();
-    this.pages.clear();
+    this.lists.clear();
   }
 
-  private newPage(key: string, nearAtFirst: boolean): Page {
+  private newPage(nearAtFirst: boolean): Page {
     const el = document.createElement("div");
     el.className = "cs-page";
     const page: Page = {
@@ -244,8 +244,7 @@ export class Windows {
       boxHeight: -1,
       boxCount: -1,
     };
-    this.pages.set(key, page);
-    this.keyOf.set(el, key);
+    this.pageOf.set(el, page);
     this.observer?.observe(el);
     return page;
   }
@@ -264,8 +263,7 @@ export class Windows {
   private observed(entries: IntersectionObserverEntry[]): void {
     let changed = false;
     for (const entry of entries) {
-      const key = this.keyOf.get(entry.target);
-      const page = key === undefined ? undefined : this.pages.get(key);
+      const page = this.pageOf.get(entry.target);
       if (page === undefined) continue;
       const height = entry.boundingClientRect.height;
       if (page.drawn && height > 0 && page.count > 0) {
