@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from lab import LabPage, LabPageError
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 from streamview import WIDGET, scroll_transcript_to, wait_until
 
@@ -123,6 +124,10 @@ _WIDGET_STATE_JS = """
 }
 """
 
+_FINISHED_JS = """
+() => document.querySelector('.chunkscope .cs-status > .cs-badge')?.textContent === 'finished'
+"""
+
 MEASURED: dict[str, Any] = {}
 
 
@@ -138,15 +143,15 @@ def draw(lab: LabPage, name: str, cell: str, timeout_s: float = 240.0) -> dict[s
     assert lab.run_cell(0), "the setup cell failed"
     lab.page.evaluate(_OBSERVE_JS)
     assert lab.run_cell(1, timeout_s=timeout_s), f"{name}: the cell failed"
+    # Waited for inside the page, four times a second: polling from here, with a round trip
+    # through the driver and the browser each time, would take CPU from the page it measures.
     try:
-        finished = wait_until(
-            lambda: (s := widget_state(lab)) and s["status"] == "finished" and s,
-            f"{name}: the view finishing",
-            timeout_s,
-        )
-    except LabPageError:
+        lab.page.wait_for_function(_FINISHED_JS, timeout=timeout_s * 1000, polling=250)
+    except PlaywrightError:
         lab.screenshot(f"sizes-{name}-unfinished")
         raise LabPageError(f"{name}: not finished; the widget shows {widget_state(lab)}") from None
+    finished = widget_state(lab)
+    assert finished is not None
     lab.page.wait_for_timeout(1000)  # the last frames after the end
     tasks: list[float] = lab.page.evaluate("() => window.__longtasks")
     frames: list[dict[str, Any]] = lab.page.evaluate("() => window.__longframes")
