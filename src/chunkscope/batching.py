@@ -4,7 +4,9 @@ Ops from ``RunState.handle`` arrive per chunk; the browser must get them per *ba
 when the wire has been idle (so a slow stream shows each delta with no added lag), and at most
 ``max_rate`` batches a second under load (so a tight loop of 100k deltas costs a few hundred
 messages, well inside Jupyter's IOPub limits). Within a batch, neighbouring appends to one
-part merge into one op, and repeated run fields collapse into one ``run`` op.
+part merge into one op, the ``set`` ops of a part added in the same batch are folded into its
+``add`` (a fast run of tool calls then sends one op per call instead of three), and repeated
+run fields collapse into one ``run`` op.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
     seen_rows: set[int] = set()
     last_append: Op | None = None
     pieces: list[str] = []
+    # Part id -> position in ``out`` of its ``add``, while later ops may still fold into it.
+    foldable: dict[str, int] = {}
 
     def close_append() -> None:
         nonlocal last_append
@@ -32,6 +36,15 @@ def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
 
     for op in ops:
         kind = op["op"]
+        if kind == "set" and op["id"] in foldable and _can_fold(op):
+            at = foldable[op["id"]]
+            out[at] = _folded(out[at], op)
+            continue
+        if kind == "add":
+            foldable[op["part"]["id"]] = len(out)
+        elif kind in ("append", "set"):
+            # A set after an append must not move before it: the part takes no more folds.
+            foldable.pop(op["id"], None)
         if kind == "append":
             if (
                 last_append is not None
@@ -65,6 +78,28 @@ def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
     if run_fields:
         out.append({"op": "run", "set": run_fields})
     return out
+
+
+def _can_fold(op: Op) -> bool:
+    """Whether a ``set`` gives the same part folded into the ``add`` as applied after it.
+    A ``state`` pushes ``[t, state]`` onto the history when applied, which the fold does
+    too; a ``state`` that is not text would be pushed as its text, so it stays a ``set``."""
+    fields = op.get("set")
+    if not isinstance(fields, dict):
+        return False
+    return "state" not in fields or "states" in fields or isinstance(fields["state"], str)
+
+
+def _folded(add: Op, op: Op) -> Op:
+    """``add`` with the part as ``op`` (a ``set`` of docs/wire.md) leaves it: a shallow merge,
+    and a new ``state`` appended to ``states`` with the op's time. The ops are not changed."""
+    fields: dict[str, Any] = op["set"]
+    part = {**add["part"], **{k: v for k, v in fields.items() if k != "id"}}
+    if "state" in fields and "states" not in fields:
+        history = add["part"].get("states")
+        earlier = history if isinstance(history, list) else []
+        part["states"] = [*earlier, [op["t"], fields["state"]]]
+    return {**add, "part": part}
 
 
 def weight(ops: list[Op]) -> int:
