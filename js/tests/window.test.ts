@@ -2,10 +2,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fromSnapshot, type StoreState } from "../src/store";
 import { pagesLeadingTo, TranscriptView } from "../src/transcript/view";
-import { DRAW_BUDGET_MS, PAGE_ITEMS, pageCount, WINDOW_MIN_ITEMS } from "../src/transcript/window";
+import { DRAW_BUDGET_MS, NEAR_PX, PAGE_ITEMS, pageCount, SPARE_CARDS, WINDOW_MIN_ITEMS } from "../src/transcript/window";
 import { transcriptBlocks } from "../src/selectors";
 import type { Part } from "../src/wire";
 import { part, snapshot } from "./helpers";
+
+/** Height of the transcript's visible area in the observer's reports (px). */
+const VISIBLE_PX = 600;
 
 /** An IntersectionObserver whose reports the test writes. */
 class FakeObserver {
@@ -29,7 +32,8 @@ class FakeObserver {
       target,
       isIntersecting,
       boundingClientRect: { height } as DOMRectReadOnly,
-      rootBounds: { height: 600 } as DOMRectReadOnly,
+      // The observer's root: a visible area of VISIBLE_PX and the near margin on both sides.
+      rootBounds: { height: VISIBLE_PX + 2 * NEAR_PX } as DOMRectReadOnly,
     })) as unknown as IntersectionObserverEntry[];
     this.callback(entries, this as unknown as IntersectionObserver);
   }
@@ -132,11 +136,34 @@ describe("a windowed transcript", () => {
       [boxes[4] as HTMLElement, true, 400],
     ]);
     expect(redraws).toBe(1);
-    view.draw(state);
+    // About a screenful of cards per draw: the page is whole after a few.
+    for (let k = 0; k < 3; k++) view.draw(state);
     expect(cards(view)).toContain(`k${4 * PAGE_ITEMS + 10}`);
     expect(cards(view)).not.toContain("k0");
     expect(boxes[0]?.style.height).toBe("4321px");
     expect(boxes[4]?.style.height).toBe("");
+  });
+
+  it("adds about a screenful of cards per draw once it knows the screen, the rest in the next draws", () => {
+    const view = new TranscriptView();
+    let redraws = 0;
+    view.onWindowChange = () => redraws++;
+    view.draw(toolRun(5_000, false));
+    const observer = FakeObserver.all[0] as FakeObserver;
+    const last = pages(view).at(-1) as HTMLElement;
+    observer.report([[last, true, PAGE_ITEMS * 40]]); // 40 px a card
+    const asked = redraws;
+    // A stream moved the bottom by four pages: the new last page gets a screenful, from its end.
+    const grown = toolRun(5_000 + 4 * PAGE_ITEMS, false);
+    view.draw(grown);
+    const screenful = Math.ceil(VISIBLE_PX / 40) + SPARE_CARDS;
+    const newLast = pages(view).at(-1) as HTMLElement;
+    expect(newLast.childElementCount).toBe(screenful);
+    expect(cards(view)).toContain(`k${5_000 + 4 * PAGE_ITEMS - 1}`);
+    expect(cards(view)).not.toContain(`k${5_000 + 4 * PAGE_ITEMS - 1 - screenful}`);
+    expect(redraws).toBe(asked + 1);
+    view.draw(grown);
+    expect(newLast.childElementCount).toBe(PAGE_ITEMS);
   });
 
   it("keeps its pages as a live list grows, draws each new last page, and drops pages a shorter list lost", () => {

@@ -9,10 +9,10 @@
  * there is none (tests without layout), every page is drawn.
  *
  * Drawing cards is the costly part of a frame, so one draw adds cards to near pages only
- * until `DRAW_BUDGET_MS` has passed (at least one card, so it always gets on); the draws that
- * follow go on where it stopped, nearest to the reader first (the end of the last list, for
- * a reader following a live run). When a stream moves the bottom by thousands of entries a
- * second, frames stay short instead of growing with it.
+ * until `DRAW_BUDGET_MS` has passed or about a screenful was added (at least one card, so it
+ * always gets on); the draws that follow go on where it stopped, nearest to the reader first
+ * (the end of the last list, for a reader following a live run). When a stream moves the
+ * bottom by thousands of entries a second, frames stay short instead of growing with it.
  */
 import { placeChildren } from "../dom";
 
@@ -20,13 +20,15 @@ import { placeChildren } from "../dom";
 export const WINDOW_MIN_ITEMS = 300;
 /** Entries per page of a windowed list. */
 export const PAGE_ITEMS = 25;
-/** Pages within this distance of the visible area are drawn (CSS margin syntax). */
-export const NEAR_MARGIN = "1000px 0px";
+/** Pages within this distance (px) above or below the visible area are drawn. */
+export const NEAR_PX = 1000;
 /** Height of one entry before any was measured (px). */
 export const ENTRY_HEIGHT_GUESS = 40;
 /** Once a draw has run this long (ms), cards still waiting to be drawn wait for the next
  * one; a single card is drawn whatever the time. */
 export const DRAW_BUDGET_MS = 12;
+/** Cards one budgeted draw adds beyond what fills the visible area. */
+export const SPARE_CARDS = 4;
 
 /** How many pages a list of `count` entries is split into: none when it is short. */
 export function pageCount(count: number): number {
@@ -83,6 +85,11 @@ export class Windows {
   private filled = 0;
   /** A near page was left unfinished for want of time: draw again soon. */
   private deferred = false;
+  /** Height of the scrolling element's visible area, as the observer last saw it (px). */
+  private rootHeight = 0;
+  /** Cards this draw may add: about a screenful, since a stream that moves the bottom by
+   * hundreds of entries a frame would have every card past that replaced before it is seen. */
+  private fillLimit = Number.POSITIVE_INFINITY;
 
   /**
    * `root` is the scrolling element; `onChange` is called when a page comes near or goes
@@ -91,7 +98,7 @@ export class Windows {
   constructor(root: HTMLElement, private readonly onChange: () => void) {
     this.observer =
       typeof IntersectionObserver === "function"
-        ? new IntersectionObserver((entries) => this.observed(entries), { root, rootMargin: NEAR_MARGIN })
+        ? new IntersectionObserver((entries) => this.observed(entries), { root, rootMargin: `${NEAR_PX}px 0px` })
         : null;
   }
 
@@ -106,6 +113,10 @@ export class Windows {
     // Without an observer every page is drawn at once: there is no scrolling to wait for.
     const timed = budgeted && this.observer !== null;
     this.deadline = timed ? performance.now() + DRAW_BUDGET_MS : Number.POSITIVE_INFINITY;
+    this.fillLimit =
+      timed && this.rootHeight > 0
+        ? Math.ceil(this.rootHeight / this.entryHeight) + SPARE_CARDS
+        : Number.POSITIVE_INFINITY;
   }
 
   /** End a draw: forget the pages of lists that are gone; ask for another draw when near
@@ -211,9 +222,10 @@ export class Windows {
     if (!page.drawn) this.deferred = true;
   }
 
-  /** Whether this draw may add one more card: always its first, then while time is left. */
+  /** Whether this draw may add one more card: always its first, then while time is left
+   * and the screenful is not full. */
   private mayFill(): boolean {
-    return this.filled === 0 || performance.now() < this.deadline;
+    return this.filled === 0 || (this.filled < this.fillLimit && performance.now() < this.deadline);
   }
 
   /** Draw the page `ref` from now on, until it is seen far from view. */
@@ -274,6 +286,8 @@ export class Windows {
       // A hidden transcript (another tab shown) has no size: keep what is drawn for when
       // it comes back rather than dropping and rebuilding every card.
       const rootHeight = entry.rootBounds?.height ?? 0;
+      // The observer's root is the visible area grown by the margin on both sides.
+      if (rootHeight > 0) this.rootHeight = Math.max(1, rootHeight - 2 * NEAR_PX);
       if (rootHeight === 0 && !entry.isIntersecting) continue;
       if (page.near !== entry.isIntersecting) {
         page.near = entry.isIntersecting;
