@@ -32,7 +32,7 @@ from .parts import (
     WorkflowRun,
     WorkflowStep,
 )
-from .safejson import clip_for_wire
+from .safejson import clip_for_wire, safe_text
 
 if TYPE_CHECKING:
     from .state import RunState
@@ -202,7 +202,8 @@ def transcript_text(state: RunState) -> str:
 
 
 def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
+    """``text`` escaped for HTML, with lone surrogates replaced so that the page encodes."""
+    return html.escape(safe_text(str(text)), quote=True)
 
 
 def _safe_url(url: str | None) -> str | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hostile_chunks import OPENING, chunk, finish, sse_bytes
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import chunkscope as cs
@@ -77,6 +77,17 @@ def strict_json(value: Any) -> None:
 
 @QUICK
 @given(st.lists(hostile_chunk() | hostile_values, max_size=15))
+@example(  # a lone surrogate in a tool name reached the static HTML unreplaced
+    [
+        {
+            "type": "tool-call-input-streaming-end",
+            "runId": "r",
+            "from": "AGENT",
+            "payload": {"toolName": "\ud800", "toolCallId": "c1"},
+            "data": {"toolName": "\ud800", "toolCallId": "c1"},
+        }
+    ]
+)
 def test_every_op_and_snapshot_is_strict_json(items: list[Any]) -> None:
     state = cs.RunState()
     for index, item in enumerate(items):
