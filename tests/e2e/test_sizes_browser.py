@@ -3,13 +3,12 @@ calls. The page stays responsive (main-thread tasks measured with PerformanceObs
 ``longtask`` entries), large values are cut for display with a control to see all of them,
 and every one of the 50k calls can be scrolled to.
 
-The budget is 200 ms for the longest task. The 10 MB result and the 1M-character message are
-held to it strictly (they measure no task over 50 ms here). The 50k-call run, whose page holds
-50k parts and whose browser shares two cores with the kernel and the server, measures
-70-170 ms on a quiet machine and up to about 250 ms on a busier one, its longest tasks being
-frames that the garbage collector lengthens: over 200 ms it is marked xfail with the
-measurement, and over 500 ms it fails. Every measurement, with what the frames over 100 ms
-spent their time on, is written to ``test-artifacts/sizes-longtasks.json``.
+The budget is 200 ms for the longest task, for every case. The 10 MB result and the
+1M-character message measure no task over 50 ms here. The 50k-call run, whose browser shares
+two cores with the kernel folding 100k chunks and with the server, measures about 70-160 ms:
+its longest tasks are frames that wait for a core or that the garbage collector lengthens.
+Every measurement, with what the frames over 100 ms spent their time on, is written to
+``test-artifacts/sizes-longtasks.json``.
 """
 
 from __future__ import annotations
@@ -30,9 +29,6 @@ pytestmark = pytest.mark.e2e
 
 #: The longest main-thread task allowed while a large run is drawn (ms).
 LONGTASK_BUDGET_MS = 200.0
-#: Over the budget but under this, a run whose time moves with the machine's load is an
-#: xfail with its numbers; over this, it fails whatever the load (ms).
-LOADED_MACHINE_MS = 500.0
 
 SETUP = """\
 import chunkscope as cs
@@ -175,19 +171,15 @@ def write_measured(lab: LabPage) -> None:
     target.write_text(json.dumps(MEASURED, indent=1))
 
 
-def assert_responsive(name: str, drawn: dict[str, Any], *, load_tolerant: bool = False) -> None:
-    """No task over the budget. With ``load_tolerant``, a task between the budget and
-    LOADED_MACHINE_MS marks the test xfail with the numbers instead of failing it."""
+def assert_responsive(name: str, drawn: dict[str, Any]) -> None:
+    """No main-thread task over the budget."""
     summary = (
         f"{name}: the longest main-thread task took {drawn['longest_task_ms']} ms "
         f"({drawn['tasks_over_budget']} tasks over {LONGTASK_BUDGET_MS:.0f} ms, "
         f"{drawn['tasks_over_50ms']} over 50 ms, {drawn['dom_nodes']} DOM nodes; "
         f"frames over 100 ms: {drawn.get('frames_over_100ms')})"
     )
-    limit = LOADED_MACHINE_MS if load_tolerant else LONGTASK_BUDGET_MS
-    assert drawn["longest_task_ms"] <= limit, "the page was unresponsive: " + summary
-    if drawn["longest_task_ms"] > LONGTASK_BUDGET_MS:
-        pytest.xfail("over the responsiveness budget on a loaded machine: " + summary)
+    assert drawn["longest_task_ms"] <= LONGTASK_BUDGET_MS, "the page was unresponsive: " + summary
 
 
 def test_a_10_mb_tool_result_is_cut_for_display_with_show_more(lab: LabPage) -> None:
@@ -272,7 +264,7 @@ def test_50k_tool_calls_are_all_there(lab: LabPage) -> None:
     drawn["tasks_over_budget"] += sum(1 for t in scrolling if t > LONGTASK_BUDGET_MS)
     MEASURED["fifty-k-tool-calls"]["scrolling_longest_task_ms"] = max(scrolling, default=0.0)
     write_measured(lab)
-    assert_responsive("fifty-k-tool-calls", drawn, load_tolerant=True)
+    assert_responsive("fifty-k-tool-calls", drawn)
 
 
 SAVED_CALLS = tool_calls_cell(3_000, "3k tool calls")
