@@ -169,7 +169,7 @@ export class TranscriptView {
     const ended = state.run.ended;
     const seen = new Set<string>();
     const blocks = this.blocksOf(state);
-    this.windows.begin(budgeted);
+    this.windows.begin(budgeted, this.stick);
     this.windows.place(
       this.blocksEl,
       BLOCKS_LIST,

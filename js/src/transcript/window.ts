@@ -9,15 +9,18 @@
  * there is none (tests without layout), every page is drawn.
  *
  * Drawing cards is the costly part of a frame, so one draw adds cards to near pages only
- * until `DRAW_BUDGET_MS` has passed or about a screenful was added (at least one card, so it
- * always gets on); the draws that follow go on where it stopped, nearest to the reader first
- * (the end of the last list, for a reader following a live run). When a stream moves the
- * bottom by thousands of entries a second, frames stay short instead of growing with it.
+ * until `DRAW_BUDGET_MS` has passed (at least one card, so it always gets on), and for a
+ * reader following a live run, only about a screenful; the draws that follow go on where it
+ * stopped, nearest to the reader first (the end of the last list, for a following reader).
+ * When a stream moves the bottom by thousands of entries a second, frames stay short instead
+ * of growing with it.
  */
 import { placeChildren } from "../dom";
 
-/** Lists up to this long are drawn whole, with no pages. */
-export const WINDOW_MIN_ITEMS = 300;
+/** Lists up to this long are drawn whole, with no pages. A list's new entries are drawn in
+ * one frame until it is windowed, so this also bounds the cards one frame may build: a
+ * stream that delivers hundreds of calls at once would otherwise draw them all together. */
+export const WINDOW_MIN_ITEMS = 100;
 /** Entries per page of a windowed list. */
 export const PAGE_ITEMS = 25;
 /** Pages within this distance (px) above or below the visible area are drawn. */
@@ -87,8 +90,9 @@ export class Windows {
   private deferred = false;
   /** Height of the scrolling element's visible area, as the observer last saw it (px). */
   private rootHeight = 0;
-  /** Cards this draw may add: about a screenful, since a stream that moves the bottom by
-   * hundreds of entries a frame would have every card past that replaced before it is seen. */
+  /** Cards this draw may add: about a screenful for a following reader, since a stream that
+   * moves the bottom by hundreds of entries a frame replaces every card past that before it
+   * is seen. */
   private fillLimit = Number.POSITIVE_INFINITY;
 
   /**
@@ -104,9 +108,12 @@ export class Windows {
 
   /**
    * Start a draw: pages not placed again before `end()` are dropped. A `budgeted` draw adds
-   * cards for about `DRAW_BUDGET_MS`; an unbudgeted one (a jump to a part) fills every page.
+   * cards for about `DRAW_BUDGET_MS`, and at most about a screenful while the reader is
+   * `following` the end of a live run; an unbudgeted one (a jump to a part) fills every page.
+   * A reader who scrolled elsewhere gets the time budget only: the near pages are then filled
+   * in list order, and a screenful could be spent on the margin before the visible page.
    */
-  begin(budgeted = true): void {
+  begin(budgeted = true, following = false): void {
     this.seen.clear();
     this.filled = 0;
     this.deferred = false;
@@ -114,7 +121,7 @@ export class Windows {
     const timed = budgeted && this.observer !== null;
     this.deadline = timed ? performance.now() + DRAW_BUDGET_MS : Number.POSITIVE_INFINITY;
     this.fillLimit =
-      timed && this.rootHeight > 0
+      timed && following && this.rootHeight > 0
         ? Math.ceil(this.rootHeight / this.entryHeight) + SPARE_CARDS
         : Number.POSITIVE_INFINITY;
   }
