@@ -295,15 +295,9 @@ export class TranscriptView {
     return s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX;
   }
 
-  /**
-   * Scroll to the end. Everything is read before the one write: reading `scrollTop` back
-   * after setting it would lay the page out a second time, since the scroll changes which
-   * off-screen (`content-visibility: auto`) parts must be laid out.
-   */
   private toBottom(height = this.scroller.scrollHeight): void {
-    const top = Math.max(0, height - this.scroller.clientHeight);
-    this.scroller.scrollTop = top;
-    this.autoTop = top;
+    this.scroller.scrollTop = height;
+    this.autoTop = this.scroller.scrollTop;
     this.jump.hidden = true;
   }
 }
