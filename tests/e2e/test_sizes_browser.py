@@ -21,7 +21,7 @@ import pytest
 from lab import LabPage, LabPageError
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
-from streamview import WIDGET, scroll_transcript_to, wait_until
+from streamview import WIDGET, scroll, scroll_transcript_to, wait_until
 
 from chunkscope.persisted import PACKED_ENCODING, unpack_snapshot
 
@@ -226,8 +226,6 @@ _CARDS_SHOWING_JS = """
   .map((card) => card.textContent)
 """
 
-_TRANSCRIPT_HEIGHT_JS = "() => document.querySelector('.chunkscope .cs-transcript').scrollHeight"
-
 #: The DOM the 50k-call view may hold at once: a few pages of cards, not 50k of them.
 FIFTY_K_DOM_BOUND = 20_000
 
@@ -251,8 +249,7 @@ def test_50k_tool_calls_are_all_there(lab: LabPage) -> None:
     lab.page.evaluate(_OBSERVE_JS)
     scroll_transcript_to(lab, 0)
     wait_until(lambda: 0 in calls_showing(lab), "the first call after scrolling to the top", 30)
-    height: float = lab.page.evaluate(_TRANSCRIPT_HEIGHT_JS)
-    scroll_transcript_to(lab, height / 2)
+    scroll_transcript_to(lab, scroll(lab).height / 2)
     wait_until(
         lambda: any(15_000 < n < 35_000 for n in calls_showing(lab)),
         "calls from the middle after scrolling there",

@@ -19,7 +19,14 @@ from typing import Any
 import pytest
 from lab import LabPage
 from playwright.sync_api import Dialog
-from streamview import STOP_BUTTON, WIDGET, scroll_transcript_to, wait_view, widget_screenshot
+from streamview import (
+    STOP_BUTTON,
+    WIDGET,
+    scroll,
+    scroll_transcript_to,
+    wait_view,
+    widget_screenshot,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -87,9 +94,6 @@ _SHOWN_JS = """
 """
 
 
-_TRANSCRIPT_HEIGHT_JS = "() => document.querySelector('.chunkscope .cs-transcript').scrollHeight"
-
-
 def shown_from_top_to_bottom(lab: LabPage) -> dict[str, Any]:
     """What the transcript shows (``_SHOWN_JS``), gathered while scrolling it from top to
     bottom: a long list draws only the cards near the visible area."""
@@ -97,7 +101,7 @@ def shown_from_top_to_bottom(lab: LabPage) -> dict[str, Any]:
     texts: list[str] = []
     title = ""
     top = 0.0
-    while top <= float(lab.page.evaluate(_TRANSCRIPT_HEIGHT_JS)):
+    while top <= scroll(lab).height:
         scroll_transcript_to(lab, top)
         lab.page.wait_for_timeout(200)  # the observer reports, the near pages are drawn
         shown: dict[str, Any] = lab.page.evaluate(_SHOWN_JS)
