@@ -1,4 +1,4 @@
-"""Parse-only throughput of `chunkscope.chunks.parse_chunk` on a realistic Mastra stream.
+"""Parse-only throughput of `chunkscope.chunks.models.parse_chunk` on a realistic Mastra stream.
 
 Builds 100k chunk dicts shaped like a real agent run (mostly `text-delta`, with reasoning,
 streamed tool calls, results and step boundaries), then times `parse_chunk` over all of them.
@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from chunkscope.chunks import InvalidChunk, UnknownChunk, parse_chunk
+from chunkscope.chunks.models import InvalidChunk, UnknownChunk, parse_chunk
 
 RUN = "run-9b1f"
 

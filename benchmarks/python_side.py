@@ -28,7 +28,7 @@ def _fold_function() -> tuple[str, Callable[[list[dict[str, Any]]], object]]:
     accumulate = getattr(chunkscope, "accumulate", None)
     if callable(accumulate):
         return "chunkscope.accumulate", accumulate
-    from chunkscope.state import RunState
+    from chunkscope.fold.state import RunState
 
     def fold(chunks: list[dict[str, Any]]) -> object:
         state = RunState()

@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from chunkscope.batching import Op, coalesce
-from chunkscope.state import RunState
+from chunkscope.fold.state import RunState
+from chunkscope.wire.batching import Op, coalesce
 
 
 def apply(ops: list[Op]) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from chunkscope import chunks
-from chunkscope.chunks import (
+from chunkscope.chunks.models import (
     AGENT_CHUNK_TYPES,
     CHUNK_CLASSES,
     NETWORK_CHUNK_TYPES,

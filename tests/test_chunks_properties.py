@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from chunkscope.chunks import CHUNK_CLASSES, BaseChunk, InvalidChunk, parse_chunk
+from chunkscope.chunks.models import CHUNK_CLASSES, BaseChunk, InvalidChunk, parse_chunk
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Chunk-shaped inputs are costly to draw; fewer of them keep the file within seconds.

@@ -16,7 +16,7 @@ import pytest
 from IPython.lib.pretty import pretty
 
 import chunkscope as cs
-from chunkscope.compare import (
+from chunkscope.present.compare import (
     MISSING,
     SUMMARY_LINES,
     RunComparison,

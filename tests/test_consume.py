@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import chunkscope as cs
-from chunkscope.consume import Channel, Consumer
-from chunkscope.state import MERGED_ROW_TEXT
+from chunkscope.fold.state import MERGED_ROW_TEXT
+from chunkscope.live.consume import Channel, Consumer
 
 
 class Browser:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import chunkscope as cs
 from chunkscope.cli import main
-from chunkscope.export import (
+from chunkscope.present.export import (
     SNAPSHOT_ELEMENT_ID,
     ExportError,
     embedded_json,

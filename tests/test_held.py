@@ -9,7 +9,8 @@ import pytest
 
 import chunkscope as cs
 from captured_view import Captured
-from chunkscope.held import (
+from chunkscope.fold.state import RunState
+from chunkscope.wire.held import (
     HELD_LIMIT,
     PIECE_BYTES,
     PREVIEW_ENTRIES,
@@ -19,8 +20,7 @@ from chunkscope.held import (
     exceeds,
     preview,
 )
-from chunkscope.safejson import clip_for_wire
-from chunkscope.state import RunState
+from chunkscope.wire.safejson import clip_for_wire
 
 
 def chunk(kind: str, **payload: Any) -> dict[str, Any]:
@@ -192,7 +192,7 @@ def test_the_snapshot_holds_the_preview_under_the_same_token_and_whole_keeps_eve
 
 def test_the_exported_page_embeds_the_whole_value(tmp_path: Any) -> None:
     state, _ = with_result({"blob": "q" * 600_000})
-    page = cs.export.page_html(state)
+    page = cs.present.export.page_html(state)
     assert "q" * 600_000 in page
     assert '"held"' not in page
 

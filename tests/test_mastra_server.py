@@ -25,7 +25,7 @@ from typing import IO, Any
 import pytest
 
 import chunkscope as cs
-from chunkscope.state import RunState
+from chunkscope.fold.state import RunState
 
 pytestmark = pytest.mark.node
 

@@ -13,7 +13,12 @@ import pytest
 from ipywidgets.widgets.widget import _remove_buffers
 
 import chunkscope as cs
-from chunkscope.persisted import PACK_OVER_BYTES, PACKED_ENCODING, pack_snapshot, unpack_snapshot
+from chunkscope.wire.persisted import (
+    PACK_OVER_BYTES,
+    PACKED_ENCODING,
+    pack_snapshot,
+    unpack_snapshot,
+)
 
 
 def snapshot_of(n_parts: int, seq: int = 7) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import chunkscope as cs
-from chunkscope.parts import TextPart, ToolCall
+from chunkscope.fold.parts import TextPart, ToolCall
 
 
 def c(type_: str, payload: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:

@@ -103,7 +103,7 @@ def test_text_equals_concatenated_deltas_in_every_recording() -> None:
     for path in RECORDINGS:
         state = _state(path)
         for part in state.parts:
-            if isinstance(part, cs.parts.TextPart):
+            if isinstance(part, cs.fold.parts.TextPart):
                 pieces = [
                     row["json"]["payload"].get("text", "")
                     for row in state.rows

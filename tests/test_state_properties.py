@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkscope as cs
-from chunkscope.parts import TextPart, ToolCall
+from chunkscope.fold.parts import TextPart, ToolCall
 
 RECORDINGS = sorted((Path(__file__).parent / "fixtures" / "mastra").glob("*.jsonl"))
 REAL = [
@@ -117,8 +117,15 @@ def test_each_tool_call_has_one_final_state(data: st.DataObject) -> None:
     chunks = list(run)
     random.Random(data.draw(st.integers())).shuffle(chunks)
     state = fold_all(chunks)
-    states = {"input-streaming", "running", "awaiting-approval", "suspended", "done", "error",
-              "denied"}
+    states = {
+        "input-streaming",
+        "running",
+        "awaiting-approval",
+        "suspended",
+        "done",
+        "error",
+        "denied",
+    }
     for tool in state.parts:
         if isinstance(tool, ToolCall):
             assert tool.state in states

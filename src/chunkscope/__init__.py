@@ -12,14 +12,14 @@ from typing import Any
 from . import adapters, demo
 from ._version import __version__
 from .adapters import adapt, detect, mastra, sse
-from .chunks import BaseChunk, Chunk, InvalidChunk, UnknownChunk, parse_chunk
-from .compare import RunComparison, compare
-from .export import write_html
-from .parts import Usage
-from .problems import Problem
+from .chunks.models import BaseChunk, Chunk, InvalidChunk, UnknownChunk, parse_chunk
+from .fold.parts import Usage
+from .fold.problems import Problem
+from .fold.state import RunState, accumulate
+from .live.widget import StreamView
+from .present.compare import RunComparison, compare
+from .present.export import write_html
 from .record import Replay, arecord, record, replay
-from .state import RunState, accumulate
-from .widget import StreamView
 
 __all__ = [
     "BaseChunk",

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .export import ExportError, write_html
+from .present.export import ExportError, write_html
 
 
 def _parser() -> argparse.ArgumentParser:

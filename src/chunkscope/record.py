@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .chunks import BaseChunk, is_transient, parse_chunk
-from .safejson import clip_for_wire
+from .chunks.models import BaseChunk, is_transient, parse_chunk
+from .wire.safejson import clip_for_wire
 
 
 def _chunk_json(chunk: Any) -> Any:

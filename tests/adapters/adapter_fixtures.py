@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-from chunkscope.chunks import InvalidChunk, parse_chunk
+from chunkscope.chunks.models import InvalidChunk, parse_chunk
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "adapters"
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkscope.adapters.sse import SSEEvent, SSEParser, aparse_sse, parse_sse
+from chunkscope.adapters.sse_parser import SSEEvent, SSEParser, aparse_sse, parse_sse
 
 
 def feed_all(pieces: list[bytes]) -> tuple[list[SSEEvent], SSEParser]:

@@ -23,7 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 from streamview import WIDGET, scroll, scroll_transcript_to, wait_until
 
-from chunkscope.persisted import PACKED_ENCODING, unpack_snapshot
+from chunkscope.wire.persisted import PACKED_ENCODING, unpack_snapshot
 
 pytestmark = pytest.mark.e2e
 

@@ -19,7 +19,7 @@ from playwright.sync_api import BrowserContext, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
 import chunkscope as cs
-from chunkscope.export import write_html
+from chunkscope.present.export import write_html
 
 pytestmark = pytest.mark.e2e
 

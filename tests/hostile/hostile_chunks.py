@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import chunkscope as cs
-from chunkscope.parts import Notice
-from chunkscope.problems import Problem
+from chunkscope.fold.parts import Notice
+from chunkscope.fold.problems import Problem
 
 RUN_ID = "hostile-run"
 #: The opening's answer text, as the deltas spell it.

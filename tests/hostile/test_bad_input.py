@@ -36,16 +36,14 @@ from hostile_chunks import (
 
 import chunkscope as cs
 from chunkscope import InvalidChunk, UnknownChunk, parse_chunk
-from chunkscope.held import HELD_LIMIT
-from chunkscope.state import ROW_JSON_LIMIT
+from chunkscope.fold.state import ROW_JSON_LIMIT
+from chunkscope.wire.held import HELD_LIMIT
 
 #: Index of the first chunk after the opening.
 BAD = len(OPENING)
 
 #: Raised by StreamView.result when a recording takes longer than this to fold.
 VIEW_TIMEOUT_S = 60.0
-
-
 
 
 def nested_list(depth: int) -> Any:

@@ -38,7 +38,7 @@ from .mastra_chunks import MastraChunkAdapter, from_mastra
 from .mastra_client import MastraClient, mastra
 from .openai import OpenAIAdapter, convert_openai, from_openai
 from .pydantic_ai import PydanticAIAdapter, convert_pydantic_ai, from_pydantic_ai
-from .sse import SSEEvent, SSEParser, aparse_sse, parse_sse
+from .sse_parser import SSEEvent, SSEParser, aparse_sse, parse_sse
 
 __all__ = [
     "ADAPTERS",

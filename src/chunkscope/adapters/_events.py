@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._json import parse_json_text, to_jsonable
-from .sse import SSEEvent
+from .sse_parser import SSEEvent
 
 
 def named_event(event: Any) -> tuple[str, Any]:

@@ -23,7 +23,7 @@ from .legacy import DataStreamV4Adapter, LegacyWorkflowAdapter
 from .mastra_chunks import MastraChunkAdapter
 from .openai import OpenAIAdapter
 from .pydantic_ai import PydanticAIAdapter
-from .sse import SSEEvent, SSEParser
+from .sse_parser import SSEEvent, SSEParser
 
 ADAPTERS: dict[str, type[StreamAdapter]] = {
     "mastra": MastraChunkAdapter,

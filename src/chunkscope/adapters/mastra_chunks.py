@@ -16,7 +16,7 @@ from ._base import StreamAdapter
 from ._events import sse_json
 from ._json import to_jsonable
 from ._writer import Chunk
-from .sse import SSEEvent
+from .sse_parser import SSEEvent
 
 
 class MastraChunkAdapter(StreamAdapter):

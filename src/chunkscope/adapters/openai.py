@@ -1,7 +1,7 @@
 """Adapter for OpenAI Python SDK streams: Chat Completions chunks and Responses events.
 
 Accepted: the SDK's objects (``ChatCompletionChunk``, ``Response*Event``), their dicts, or
-the raw server-sent events (:class:`~chunkscope.adapters.sse.SSEEvent`, ``data: [DONE]``
+the raw server-sent events (:class:`~chunkscope.adapters.sse_parser.SSEEvent`, ``data: [DONE]``
 included). One adapter handles both APIs; each event says which it belongs to.
 
 Chat Completions: one stream is one step. ``delta.content`` is text,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .record import Replay
+from ..record import Replay
 
 
 def as_source(source: Any, *, adapter: str | None = "auto") -> Any:
@@ -34,7 +34,7 @@ def as_source(source: Any, *, adapter: str | None = "auto") -> Any:
     if adapter is None:
         return source
     try:
-        from .adapters.detect import adapt
+        from ..adapters.detect import adapt
     except ImportError:
         return source
     return adapt(source, None if adapter == "auto" else adapter)

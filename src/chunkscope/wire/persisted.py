@@ -14,7 +14,7 @@ import json
 import zlib
 from typing import Any
 
-from .wire import PackedSnapshot
+from .schema import PackedSnapshot
 
 PACK_OVER_BYTES = 256 * 1024
 """Snapshots whose JSON is longer than this are packed."""

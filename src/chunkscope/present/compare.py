@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .parts import Part, ReasoningPart, StepPart, TextPart, ToolCall, Usage
-from .record import Replay, replay
-from .state import RunState, accumulate
+from ..fold.parts import Part, ReasoningPart, StepPart, TextPart, ToolCall, Usage
+from ..fold.state import RunState, accumulate
+from ..record import Replay, replay
 from .transcript import PartTree, compact_json, part_lines, usage_line
 
 SUMMARY_LINES = 40

@@ -15,8 +15,8 @@ import html
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..fold.parts import ToolCall
 from .compare import Span, child_path
-from .parts import ToolCall
 from .transcript import compact_json, headline, usage_line
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ shared file never reaches the network, not even for an image URL in the model's 
 Transient chunks are never in the page: only the persisted run is written.
 
 >>> import chunkscope as cs
->>> from chunkscope.export import write_html
+>>> from chunkscope.present.export import write_html
 >>> write_html(cs.accumulate(cs.demo.stream(speed=0)), "run.html")  # doctest: +SKIP
 """
 
@@ -23,14 +23,14 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .record import replay
-from .safejson import safe_text
-from .state import RunState, accumulate
+from ..fold.state import RunState, accumulate
+from ..record import replay
+from ..wire.safejson import safe_text
 
 if TYPE_CHECKING:
-    from .widget import StreamView
+    from ..live.widget import StreamView
 
-_STATIC = Path(__file__).parent / "static"
+_STATIC = Path(__file__).parent.parent / "static"
 
 #: The ``id`` of the element holding the embedded snapshot (mirrors ``js/src/standalone.ts``).
 SNAPSHOT_ELEMENT_ID = "chunkscope-snapshot"

@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from .wire import HeldAnswer, HeldEntry
+from .schema import HeldAnswer, HeldEntry
 
 HELD_LIMIT = 256 * 1024
 """A field whose JSON is larger than about this many characters is held back."""

@@ -15,15 +15,15 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..fold.state import RunState
+from ..record import Recorder
+from ..wire.held import answer as held_answer
+from ..wire.persisted import pack_snapshot
+from ..wire.schema import RowsMessage
 from .consume import Channel, Consumer
-from .held import answer as held_answer
-from .persisted import pack_snapshot
-from .record import Recorder
 from .sources import as_source
-from .state import RunState
-from .wire import RowsMessage
 
-_STATIC = Path(__file__).parent / "static"
+_STATIC = Path(__file__).parent.parent / "static"
 
 
 class StreamView(anywidget.AnyWidget):
@@ -44,7 +44,8 @@ class StreamView(anywidget.AnyWidget):
     snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The persisted run (``docs/wire.md`` Snapshot), refreshed rarely: whenever the content
     grew fourfold, and at the end. Never holds a transient chunk. A large run is packed
-    (``chunkscope.persisted``); ``chunkscope.persisted.unpack_snapshot`` reads either form."""
+    (``chunkscope.wire.persisted``); ``chunkscope.wire.persisted.unpack_snapshot`` reads either
+    form."""
 
     def __init__(
         self,

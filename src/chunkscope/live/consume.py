@@ -15,9 +15,9 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Protocol
 
-from .batching import Op, coalesce, weight
-from .record import Recorder, Replay
-from .state import RunState
+from ..fold.state import RunState
+from ..record import Recorder, Replay
+from ..wire.batching import Op, coalesce, weight
 
 WAKE_INTERVAL = 0.1
 """Seconds between wake-ups of a coroutine waiting for the run, so an interrupt is seen."""

@@ -13,7 +13,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from .parts import (
+from ..fold.parts import (
     BackgroundTask,
     DataPart,
     FilePart,
@@ -32,10 +32,10 @@ from .parts import (
     WorkflowRun,
     WorkflowStep,
 )
-from .safejson import clip_for_wire, safe_text
+from ..wire.safejson import clip_for_wire, safe_text
 
 if TYPE_CHECKING:
-    from .state import RunState
+    from ..fold.state import RunState
 
 VALUE_LIMIT = 400
 """Characters of a JSON value shown in the text transcript before it is cut."""

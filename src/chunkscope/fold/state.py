@@ -22,8 +22,9 @@ from typing import Any, TypeVar
 import pydantic_core
 from pydantic import BaseModel
 
-from .chunks import InvalidChunk, UnknownChunk, chunk_family, is_transient, parse_chunk
-from .held import HeldValues
+from ..chunks.models import InvalidChunk, UnknownChunk, chunk_family, is_transient, parse_chunk
+from ..wire.held import HeldValues
+from ..wire.safejson import clip_for_wire, safe_text
 from .parts import (
     BackgroundTask,
     DataPart,
@@ -45,7 +46,6 @@ from .parts import (
     usage_from,
 )
 from .problems import Problem
-from .safejson import clip_for_wire, safe_text
 
 Op = dict[str, Any]
 """One wire op (``docs/wire.md``)."""
@@ -471,7 +471,7 @@ class RunState:
 
     def snapshot(self, seq: int = 0, *, whole: bool = False, rows: bool = True) -> dict[str, Any]:
         """The whole state as the ``snapshot`` trait of ``docs/wire.md``: large fields as a
-        preview (see ``chunkscope.held``), or every value whole when ``whole`` (a page with no
+        preview (see ``chunkscope.wire.held``), or every value whole when ``whole`` (a page with no
         kernel to fetch the rest from). Without ``rows`` the inspector rows are left out, for a
         live page that has not asked for them."""
         parts = [clip_for_wire(p.to_wire()) for p in self.parts]
@@ -507,20 +507,20 @@ class RunState:
 
     def transcript(self) -> str:
         """The run as deterministic text: no ids, timestamps or durations (nbval-stable)."""
-        from .transcript import transcript_text
+        from ..present.transcript import transcript_text
 
         return transcript_text(self)
 
     def static_html(self) -> str:
         """The run as static, sanitized HTML that needs no kernel and no JavaScript."""
-        from .transcript import transcript_html
+        from ..present.transcript import transcript_html
 
         return transcript_html(self)
 
     def write_html(self, path: str | Path, *, title: str | None = None) -> Path:
         """Write the run as one self-contained, offline HTML page (transcript, timeline,
-        inspector); see ``chunkscope.export.write_html``."""
-        from .export import write_html
+        inspector); see ``chunkscope.present.export.write_html``."""
+        from ..present.export import write_html
 
         return write_html(self, path, title=title)
 

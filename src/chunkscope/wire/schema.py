@@ -1,8 +1,8 @@
 """The wire between the kernel and the front end, as types; see ``docs/wire.md``.
 
 TypeScript mirror: ``js/src/wire.ts``. Keep the two equal. Parts are built by
-``chunkscope.parts`` (``Part.to_wire``) and ops by ``chunkscope.state``; these types name the
-shapes both sides agree on.
+``chunkscope.fold.parts`` (``Part.to_wire``) and ops by ``chunkscope.fold.state``; these types
+name the shapes both sides agree on.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ class Snapshot(_SnapshotRequired, total=False):
 
 
 class PackedSnapshot(TypedDict):
-    """A large Snapshot as the synced trait holds it (``chunkscope.persisted``): its JSON,
+    """A large Snapshot as the synced trait holds it (``chunkscope.wire.persisted``): its JSON,
     deflated, in one binary buffer."""
 
     v: int
