@@ -11,7 +11,8 @@ export type RunStatus =
   | "error"
   | "tripwire"
   | "suspended"
-  | "awaiting-approval";
+  | "awaiting-approval"
+  | "incomplete";
 
 export interface Usage {
   inputTokens?: number;
@@ -78,7 +79,7 @@ export interface HeldEntry {
 export type Mark = [t: number, length: number];
 export type StateMark = [t: number, state: string];
 
-export interface RunPart extends PartBase {
+export interface NestedRun extends PartBase {
   kind: "run";
   runId: string | null;
   label: string;
@@ -113,7 +114,7 @@ export type ToolState =
   | "done"
   | "error"
   | "denied";
-export interface ToolPart extends PartBase {
+export interface ToolCall extends PartBase {
   kind: "tool";
   toolCallId: string;
   toolName: string;
@@ -159,8 +160,15 @@ export interface DataPart extends PartBase {
   dataId: string | null;
   data: unknown;
 }
-export type BackgroundState = "started" | "running" | "suspended" | "completed" | "failed" | "cancelled";
-export interface BackgroundPart extends PartBase {
+export type BackgroundState =
+  | "started"
+  | "running"
+  | "suspended"
+  | "resumed"
+  | "completed"
+  | "failed"
+  | "cancelled";
+export interface BackgroundTask extends PartBase {
   kind: "background";
   taskId: string;
   toolName: string | null;
@@ -171,14 +179,14 @@ export interface BackgroundPart extends PartBase {
   result: unknown;
   error: unknown;
 }
-export interface WorkflowPart extends PartBase {
+export interface WorkflowRun extends PartBase {
   kind: "workflow";
   runId: string | null;
   workflowId: string | null;
   status: string;
   result: unknown;
 }
-export interface WorkflowStepPart extends PartBase {
+export interface WorkflowStep extends PartBase {
   kind: "wstep";
   stepId: string;
   status: string;
@@ -188,14 +196,14 @@ export interface WorkflowStepPart extends PartBase {
   error: unknown;
   progress: unknown;
 }
-export interface NetworkPart extends PartBase {
+export interface NetworkEvent extends PartBase {
   kind: "network";
   event: string;
   label: string;
   payload: unknown;
 }
 export type NoticeKind = "error" | "abort" | "tripwire" | "goal" | "unknown" | "invalid" | "warning";
-export interface NoticePart extends PartBase {
+export interface Notice extends PartBase {
   kind: "notice";
   level: "error" | "warning" | "info";
   notice: NoticeKind;
@@ -204,21 +212,21 @@ export interface NoticePart extends PartBase {
 }
 
 export type Part =
-  | RunPart
+  | NestedRun
   | StepPart
   | TextPart
   | ReasoningPart
-  | ToolPart
+  | ToolCall
   | OutputPart
   | SourcePart
   | FilePart
   | ObjectPart
   | DataPart
-  | BackgroundPart
-  | WorkflowPart
-  | WorkflowStepPart
-  | NetworkPart
-  | NoticePart;
+  | BackgroundTask
+  | WorkflowRun
+  | WorkflowStep
+  | NetworkEvent
+  | Notice;
 
 export type ChunkFamily =
   | "text"

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { compactStates, expandStates, statesOf } from "../src/history";
 import { applyDown, emptyState } from "../src/store";
-import type { Part, ToolPart } from "../src/wire";
+import type { Part, ToolCall } from "../src/wire";
 import { batch, part } from "./helpers";
 
-const tool = (fields: Record<string, unknown>): ToolPart => part("tool", fields) as ToolPart;
+const tool = (fields: Record<string, unknown>): ToolCall => part("tool", fields) as ToolCall;
 
 describe("state histories the store keeps", () => {
   it("leaves out a tool history that its t0, t1 and state imply, and gives it back", () => {
@@ -50,7 +50,7 @@ describe("state histories the store keeps", () => {
 
   it("a live call through add and set ops: left out once ended, right at every step", () => {
     let state = applyDown(emptyState(), batch(1, { op: "add", part: tool({ id: "k", t0: 3, state: "running", states: [[3, "running"]] }) }));
-    const at = () => state.byId.get("k") as ToolPart;
+    const at = () => state.byId.get("k") as ToolCall;
     expect(at().states).toBeUndefined();
     state = applyDown(state, batch(2, { op: "set", id: "k", set: { state: "awaiting-approval" }, t: 4 }));
     expect(statesOf(at())).toEqual([[3, "running"], [4, "awaiting-approval"]]);
@@ -61,7 +61,7 @@ describe("state histories the store keeps", () => {
 
     state = applyDown(state, batch(6, { op: "add", part: tool({ id: "q", t0: 10, state: "running", states: [[10, "running"]] }) }));
     state = applyDown(state, batch(7, { op: "set", id: "q", set: { state: "done", result: 2 }, t: 12 }));
-    const q = () => state.byId.get("q") as ToolPart;
+    const q = () => state.byId.get("q") as ToolCall;
     expect(statesOf(q())).toEqual([[10, "running"], [12, "done"]]);
     state = applyDown(state, batch(8, { op: "set", id: "q", set: { t1: 12 }, t: 12 }));
     expect(q().states).toBeUndefined();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { viewAt } from "../src/scrub";
 import { fromSnapshot } from "../src/store";
-import type { Part, TextPart, ToolPart, BackgroundPart, WorkflowStepPart } from "../src/wire";
+import type { Part, TextPart, ToolCall, BackgroundTask, WorkflowStep } from "../src/wire";
 import { background, row, runInfo, step, stateOf, text, tool, wstep } from "./timeline/builders";
 
 function finishedRun() {
@@ -45,7 +45,7 @@ describe("viewAt", () => {
 
   it("gives tools the state they had at t and hides what arrived later", () => {
     const state = finishedRun();
-    const at = (t: number) => viewAt(state, t).byId.get("k") as ToolPart;
+    const at = (t: number) => viewAt(state, t).byId.get("k") as ToolCall;
     expect(at(320).state).toBe("input-streaming");
     const running = at(400);
     expect([running.state, running.result, running.t1, running.approval]).toEqual(["running", null, null, null]);
@@ -54,18 +54,18 @@ describe("viewAt", () => {
     const done = at(700);
     expect([done.state, done.result]).toEqual(["done", { hits: 2 }]);
     expect(done).toBe(state.byId.get("k")); // settled parts are shared, not copied
-    expect((viewAt(state, 600).byId.get("bad") as ToolPart).error).toBeNull();
-    expect((viewAt(state, 650).byId.get("bad") as ToolPart).error).toBe("timeout");
+    expect((viewAt(state, 600).byId.get("bad") as ToolCall).error).toBeNull();
+    expect((viewAt(state, 650).byId.get("bad") as ToolCall).error).toBe("timeout");
   });
 
   it("rewinds background tasks and workflow steps", () => {
     const state = finishedRun();
-    const bg = viewAt(state, 500).byId.get("bg") as BackgroundPart;
+    const bg = viewAt(state, 500).byId.get("bg") as BackgroundTask;
     expect([bg.state, bg.result, bg.states.length]).toEqual(["running", null, 2]);
-    expect((viewAt(state, 355).byId.get("bg") as BackgroundPart).progress).toBeNull();
-    const suspended = viewAt(state, 500).byId.get("ws") as WorkflowStepPart;
+    expect((viewAt(state, 355).byId.get("bg") as BackgroundTask).progress).toBeNull();
+    const suspended = viewAt(state, 500).byId.get("ws") as WorkflowStep;
     expect([suspended.status, suspended.output]).toEqual(["suspended", null]);
-    const done = viewAt(state, 830).byId.get("ws") as WorkflowStepPart;
+    const done = viewAt(state, 830).byId.get("ws") as WorkflowStep;
     expect([done.status, done.output]).toEqual(["success", { ready: true }]);
   });
 
@@ -122,7 +122,7 @@ describe("viewAt", () => {
     const state = stateOf(runInfo({ status: "running", ended: false, elapsedMs: 50, finishReason: null }), parts);
     const view = viewAt(state, 20);
     expect((view.byId.get("t") as TextPart).text).toBe("ab");
-    expect((view.byId.get("k") as ToolPart).state).toBe("running");
+    expect((view.byId.get("k") as ToolCall).state).toBe("running");
     expect(view.run.elapsedMs).toBe(20);
     expect(viewAt(state, 50).run).toBe(state.run);
   });

@@ -8,7 +8,7 @@ import {
   type StoreState,
   TRANSIENT_CAP,
 } from "../src/store";
-import type { ChunkRow, Down, TextPart, ToolPart } from "../src/wire";
+import type { ChunkRow, Down, TextPart, ToolCall } from "../src/wire";
 import { batch, part, row, snapshot, snapshotMsg, transient } from "./helpers";
 
 function applyAll(state: StoreState, ...msgs: Down[]): StoreState {
@@ -51,7 +51,7 @@ describe("ops", () => {
       ),
     );
     expect((state.byId.get("t") as TextPart).text).toBe("Hello");
-    expect((state.byId.get("k") as ToolPart).argsText).toBe('{"q":"x"}');
+    expect((state.byId.get("k") as ToolCall).argsText).toBe('{"q":"x"}');
     expect(text.text).toBe(""); // the op's own object is not written into
   });
 
@@ -78,7 +78,7 @@ describe("ops", () => {
       batch(3, { op: "set", id: "k", set: { state: "done", result: [1, 2] }, t: 90 }),
       batch(4, { op: "set", id: "k", set: { t1: 95 }, t: 95 }),
     );
-    const tool = state.byId.get("k") as ToolPart;
+    const tool = state.byId.get("k") as ToolCall;
     expect(tool.state).toBe("done");
     expect(tool.args).toEqual({ q: "x" });
     expect(tool.result).toEqual([1, 2]);

@@ -4,20 +4,22 @@
  * whatever this returns, and hit-testing goes through it too.
  */
 import type {
-  BackgroundPart,
-  NetworkPart,
-  NoticePart,
+  BackgroundState,
+  BackgroundTask,
+  NetworkEvent,
+  Notice,
   OutputPart,
   Part,
   ReasoningPart,
   RunInfo,
-  RunPart,
+  RunStatus,
+  NestedRun,
   StateMark,
   StepPart,
   TextPart,
-  ToolPart,
-  WorkflowPart,
-  WorkflowStepPart,
+  ToolCall,
+  WorkflowRun,
+  WorkflowStep,
 } from "../wire";
 import { statesOf } from "../history";
 import { isPresent } from "../store";
@@ -177,10 +179,11 @@ const BACKGROUND_COLORS: Record<string, ColorKey> = {
   started: "input",
   running: "running",
   suspended: "pending",
+  resumed: "running",
   completed: "success",
   failed: "failure",
   cancelled: "muted",
-};
+} satisfies Record<BackgroundState, ColorKey>;
 const WSTEP_COLORS: Record<string, ColorKey> = {
   pending: "input",
   running: "running",
@@ -205,7 +208,8 @@ const RUN_COLORS: Record<string, ColorKey> = {
   tripwire: "failure",
   suspended: "pending",
   "awaiting-approval": "pending",
-};
+  incomplete: "muted",
+} satisfies Record<RunStatus | "success" | "failed", ColorKey>;
 
 /** Where a lane's packing state lives while the layout is built. */
 interface LaneBuilder {
@@ -412,12 +416,12 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
 
 /** Which network "-start" event each "-end" event closes (same parent and event prefix). */
 function pairNetworkEvents(parts: readonly Part[]): {
-  endOf: Map<string, NetworkPart>;
+  endOf: Map<string, NetworkEvent>;
   startOf: Map<string, string>;
 } {
-  const endOf = new Map<string, NetworkPart>();
+  const endOf = new Map<string, NetworkEvent>();
   const startOf = new Map<string, string>();
-  const open = new Map<string, NetworkPart[]>();
+  const open = new Map<string, NetworkEvent[]>();
   for (const part of parts) {
     if (part.kind !== "network" || typeof part.event !== "string") continue;
     const isStart = part.event.endsWith("-start");
@@ -649,15 +653,15 @@ function history(states: readonly StateMark[] | undefined, start: number): strin
     .join(" → ");
 }
 
-function runLabel(part: RunPart): string {
+function runLabel(part: NestedRun): string {
   return part.label || part.runId || "run";
 }
 
-function workflowLabel(part: WorkflowPart): string {
+function workflowLabel(part: WorkflowRun): string {
   return part.workflowId || part.runId || "workflow";
 }
 
-function runTooltip(part: RunPart, end: number, chars: number): string {
+function runTooltip(part: NestedRun, end: number, chars: number): string {
   return lines(
     `${runLabel(part)} · ${part.status}`,
     span(part.t0, end, part.t1 === null),
@@ -666,7 +670,7 @@ function runTooltip(part: RunPart, end: number, chars: number): string {
   );
 }
 
-function workflowTooltip(part: WorkflowPart, end: number, chars: number): string {
+function workflowTooltip(part: WorkflowRun, end: number, chars: number): string {
   return lines(
     `workflow ${workflowLabel(part)} · ${part.status}`,
     span(part.t0, end, part.t1 === null),
@@ -698,7 +702,7 @@ function textTooltip(part: TextPart | ReasoningPart, end: number, chars: number)
   );
 }
 
-function toolTooltip(part: ToolPart, end: number, chars: number): string {
+function toolTooltip(part: ToolCall, end: number, chars: number): string {
   return lines(
     `${part.toolName} · ${part.state}`,
     span(part.t0, end, part.t1 === null),
@@ -738,13 +742,13 @@ function progressText(progress: unknown): string | null {
   return preview(progress, 40);
 }
 
-function backgroundLabel(part: BackgroundPart): string {
+function backgroundLabel(part: BackgroundTask): string {
   const name = part.toolName || part.taskId;
   const progress = progressText(part.progress);
   return progress === null ? name : `${name} · ${progress}`;
 }
 
-function backgroundTooltip(part: BackgroundPart, end: number, chars: number): string {
+function backgroundTooltip(part: BackgroundTask, end: number, chars: number): string {
   return lines(
     `background${part.toolName ? ` ${part.toolName}` : ""} · ${part.state}`,
     `task ${part.taskId}`,
@@ -756,7 +760,7 @@ function backgroundTooltip(part: BackgroundPart, end: number, chars: number): st
   );
 }
 
-function wstepTooltip(part: WorkflowStepPart, end: number, chars: number): string {
+function wstepTooltip(part: WorkflowStep, end: number, chars: number): string {
   return lines(
     `step ${part.stepId} · ${part.status}`,
     span(part.t0, end, part.t1 === null),
@@ -769,12 +773,12 @@ function wstepTooltip(part: WorkflowStepPart, end: number, chars: number): strin
 }
 
 /** "agent-execution · writer" for "agent-execution-start" about agent "writer". */
-function networkLabel(part: NetworkPart): string {
+function networkLabel(part: NetworkEvent): string {
   const event = String(part.event).replace(/-(start|end)$/, "");
   return part.label && !event.startsWith(part.label) ? `${event} · ${part.label}` : event;
 }
 
-function networkTooltip(part: NetworkPart, end: number, chars: number): string {
+function networkTooltip(part: NetworkEvent, end: number, chars: number): string {
   return lines(
     `${part.event}${part.label ? ` · ${part.label}` : ""}`,
     end > part.t0 ? span(part.t0, end, false) : `at ${formatMs(part.t0)}`,
@@ -788,7 +792,7 @@ function field(detail: unknown, key: string): unknown {
     : undefined;
 }
 
-function noticeMarker(part: NoticePart, chars: number): Marker | null {
+function noticeMarker(part: Notice, chars: number): Marker | null {
   const base = { t: part.t0, partId: part.id };
   const message = part.message ? preview(part.message, chars) : null;
   switch (part.notice) {

@@ -3,19 +3,19 @@
  * the Python side's output (docs/wire.md).
  */
 import type {
-  BackgroundPart,
+  BackgroundTask,
   ChunkRow,
-  NetworkPart,
-  NoticePart,
+  NetworkEvent,
+  Notice,
   OutputPart,
   Part,
   RunInfo,
-  RunPart,
+  NestedRun,
   StepPart,
   TextPart,
-  ToolPart,
-  WorkflowPart,
-  WorkflowStepPart,
+  ToolCall,
+  WorkflowRun,
+  WorkflowStep,
 } from "../../src/wire";
 
 export function runInfo(over: Partial<RunInfo> = {}): RunInfo {
@@ -52,7 +52,7 @@ export function text(
   return { ...base, id, kind: "text", t0, t1, text: body, marks, ...over };
 }
 
-export function tool(id: string, name: string, states: [number, string][], t1: number | null, over: Partial<ToolPart> = {}): ToolPart {
+export function tool(id: string, name: string, states: [number, string][], t1: number | null, over: Partial<ToolCall> = {}): ToolCall {
   const last = states[states.length - 1];
   return {
     ...base,
@@ -62,7 +62,7 @@ export function tool(id: string, name: string, states: [number, string][], t1: n
     t1,
     toolCallId: `call-${id}`,
     toolName: name,
-    state: (last?.[1] ?? "running") as ToolPart["state"],
+    state: (last?.[1] ?? "running") as ToolCall["state"],
     states,
     argsText: '{"q":"x"}',
     args: { q: "x" },
@@ -79,7 +79,7 @@ export function output(id: string, parent: string, t0: number): OutputPart {
   return { ...base, id, kind: "output", parent, t0, t1: t0, data: { progress: 1 }, from: "USER" };
 }
 
-export function background(id: string, states: [number, string][], t1: number | null, over: Partial<BackgroundPart> = {}): BackgroundPart {
+export function background(id: string, states: [number, string][], t1: number | null, over: Partial<BackgroundTask> = {}): BackgroundTask {
   const last = states[states.length - 1];
   return {
     ...base,
@@ -90,7 +90,7 @@ export function background(id: string, states: [number, string][], t1: number | 
     taskId: `task-${id}`,
     toolName: "crawl",
     toolCallId: null,
-    state: (last?.[1] ?? "running") as BackgroundPart["state"],
+    state: (last?.[1] ?? "running") as BackgroundTask["state"],
     states,
     progress: null,
     result: null,
@@ -99,11 +99,11 @@ export function background(id: string, states: [number, string][], t1: number | 
   };
 }
 
-export function workflow(id: string, t0: number, t1: number | null, over: Partial<WorkflowPart> = {}): WorkflowPart {
+export function workflow(id: string, t0: number, t1: number | null, over: Partial<WorkflowRun> = {}): WorkflowRun {
   return { ...base, id, kind: "workflow", t0, t1, runId: "wf-run", workflowId: "wf", status: t1 === null ? "running" : "success", result: null, ...over };
 }
 
-export function wstep(id: string, stepId: string, states: [number, string][], t1: number | null, over: Partial<WorkflowStepPart> = {}): WorkflowStepPart {
+export function wstep(id: string, stepId: string, states: [number, string][], t1: number | null, over: Partial<WorkflowStep> = {}): WorkflowStep {
   const last = states[states.length - 1];
   return {
     ...base,
@@ -122,15 +122,15 @@ export function wstep(id: string, stepId: string, states: [number, string][], t1
   };
 }
 
-export function nestedRun(id: string, parent: string, t0: number, t1: number | null, label: string): RunPart {
+export function nestedRun(id: string, parent: string, t0: number, t1: number | null, label: string): NestedRun {
   return { ...base, id, kind: "run", parent, t0, t1, runId: `run-${id}`, label, status: t1 === null ? "running" : "finished", finishReason: null, usage: null };
 }
 
-export function network(id: string, t0: number, t1: number | null, event: string): NetworkPart {
+export function network(id: string, t0: number, t1: number | null, event: string): NetworkEvent {
   return { ...base, id, kind: "network", t0, t1, event, label: "", payload: { agent: "a" } };
 }
 
-export function notice(id: string, t0: number, kind: NoticePart["notice"], message: string, detail: unknown = null): NoticePart {
+export function notice(id: string, t0: number, kind: Notice["notice"], message: string, detail: unknown = null): Notice {
   return { ...base, id, kind: "notice", t0, t1: t0, level: kind === "goal" ? "info" : "error", notice: kind, message, detail };
 }
 

@@ -7,7 +7,7 @@ import { statesOf } from "../../src/history";
 import { viewAt } from "../../src/scrub";
 import { fromSnapshot } from "../../src/store";
 import { layoutTimeline, type Layout } from "../../src/timeline/layout";
-import type { Snapshot, TextPart, ToolPart } from "../../src/wire";
+import type { Snapshot, TextPart, ToolCall } from "../../src/wire";
 import abort from "./fixtures/abort";
 import agentNetwork from "./fixtures/agent-network";
 import backgroundFailure from "./fixtures/background-task-failure";
@@ -109,11 +109,11 @@ describe("timeline of real recordings", () => {
 describe("scrubbing real recordings", () => {
   it("replays a finished run from its persisted parts", () => {
     const state = fromSnapshot(parallelTools as Snapshot);
-    const tools = state.parts.filter((p): p is ToolPart => p.kind === "tool");
-    const first = tools[0] as ToolPart;
+    const tools = state.parts.filter((p): p is ToolCall => p.kind === "tool");
+    const first = tools[0] as ToolCall;
     const midCall = ((statesOf(first)[1]?.[0] ?? 0) + (first.t1 ?? 0)) / 2;
     const past = viewAt(state, midCall);
-    const seen = past.byId.get(first.id) as ToolPart;
+    const seen = past.byId.get(first.id) as ToolCall;
     expect([seen.state, seen.result, seen.t1]).toEqual(["running", null, null]);
     expect(past.run.status).toBe("running");
     expect(past.parts.length).toBeLessThan(state.parts.length);
