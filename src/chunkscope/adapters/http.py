@@ -16,14 +16,18 @@ event, and a stream that ends without the format's end marker.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ._base import StreamAdapter
 from ._json import parse_json_text
+from ._optional import optional_import, require
 from ._writer import Chunk
 from .detect import ADAPTERS, AutoAdapter
+
+if TYPE_CHECKING:
+    import httpx
+else:
+    httpx = optional_import("httpx", extra="http")
 
 _MAX_ERROR_BODY = 64 * 1024
 
@@ -59,6 +63,7 @@ class HttpChunkStream:
         adapter: str | StreamAdapter | Callable[[], StreamAdapter] = "auto",
         transport: str = "sse",
     ) -> None:
+        require(httpx, "chunkscope.sse()")
         if isinstance(adapter, str) and adapter != "auto" and adapter not in ADAPTERS:
             raise ValueError(f"unknown adapter {adapter!r}; known: auto, {', '.join(ADAPTERS)}")
         self.url = url

@@ -18,15 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-import httpx
-
+from ._optional import optional_import, require
 from ._writer import Chunk
 from .detect import AutoAdapter
 from .http import DEFAULT_TIMEOUT, HttpChunkStream, error_message
 from .mastra_chunks import MastraChunkAdapter
+
+if TYPE_CHECKING:
+    import httpx
+else:
+    httpx = optional_import("httpx", extra="http")
 
 
 def _workflow_chunks() -> MastraChunkAdapter:
@@ -164,6 +168,7 @@ class MastraClient:
         headers: Mapping[str, str] | None = None,
         timeout: float | None = DEFAULT_TIMEOUT,
     ) -> None:
+        require(httpx, "chunkscope.mastra()")
         self.base_url = base_url.rstrip("/")
         """The server's base URL (without ``/api``)."""
         self.headers = dict(headers or {})
