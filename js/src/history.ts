@@ -12,7 +12,7 @@ const FIRST_STATE = "running";
 
 /** A part's `[t, state]` history: the one it holds, or the one its fields imply. */
 export function statesOf(part: Part): readonly StateMark[] {
-  const held: unknown = part["states"];
+  const held: unknown = "states" in part ? part.states : undefined;
   if (Array.isArray(held)) return held as StateMark[];
   if (part.kind !== "tool") return [];
   const implied: StateMark[] = [[part.t0, FIRST_STATE]];

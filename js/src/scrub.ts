@@ -121,7 +121,7 @@ function settledBy(part: Part, t: number): boolean {
     const last: unknown = states[states.length - 1];
     if (Array.isArray(last) && typeof last[0] === "number" && last[0] > t) return false;
   }
-  const marks = part["marks"];
+  const marks: unknown = "marks" in part ? part.marks : undefined;
   if (Array.isArray(marks) && marks.length > 0) {
     const last: unknown = marks[marks.length - 1];
     if (Array.isArray(last) && typeof last[0] === "number" && last[0] > t) return false;

@@ -11,7 +11,19 @@
  */
 import { heldEntry, heldWithout } from "./held";
 import { compactStates, expandStates } from "./history";
-import type { ChunkRow, Down, Op, Part, RowsPiece, RunInfo, Snapshot, TransientItem } from "./wire";
+import type {
+  ChunkRow,
+  Down,
+  Op,
+  Part,
+  ReasoningPart,
+  RowsPiece,
+  RunInfo,
+  Snapshot,
+  StateMark,
+  TextPart,
+  TransientItem,
+} from "./wire";
 
 /** Marks closer together than this (ms) are folded into one, as on the Python side. */
 export const MARK_INTERVAL_MS = 33;
@@ -245,7 +257,7 @@ export function adoptSaved(state: StoreState, snapshot: Snapshot | null, receive
 export function fillHeld(state: StoreState, partId: string, field: string, token: number, value: unknown): boolean {
   const part = state.byId.get(partId);
   if (part === undefined || heldEntry(part, field)?.token !== token) return false;
-  part[field] = value;
+  writeField(part, field, value);
   part.held = heldWithout(part.held, field);
   state.version += 1;
   state.partRev.set(part.id, state.version);
@@ -313,9 +325,9 @@ function appendText(state: StoreState, op: Extract<Op, { op: "append" }>): void 
     note(state, `append to unsupported field ${preview(op.field)} of part ${op.id}`);
     return;
   }
-  const before = typeof part[op.field] === "string" ? (part[op.field] as string) : "";
-  const text = before + String(op.text ?? "");
-  part[op.field] = text;
+  const before = readField(part, op.field);
+  const text = (typeof before === "string" ? before : "") + String(op.text ?? "");
+  writeField(part, op.field, text);
   if (op.field === "text" && (part.kind === "text" || part.kind === "reasoning")) {
     addMark(part, op.t, text.length);
   }
@@ -324,9 +336,9 @@ function appendText(state: StoreState, op: Extract<Op, { op: "append" }>): void 
 
 /** Record [t, length]; a mark less than MARK_INTERVAL_MS after the previous one only
  * updates that one's length, so there is at most one mark per interval. */
-function addMark(part: Part, t: number, length: number): void {
+function addMark(part: TextPart | ReasoningPart, t: number, length: number): void {
   if (!Array.isArray(part.marks)) part.marks = [];
-  const marks = part.marks as [number, number][];
+  const marks = part.marks;
   const last = marks[marks.length - 1];
   if (last !== undefined && t - last[0] < MARK_INTERVAL_MS) last[1] = length;
   else marks.push([t, length]);
@@ -347,11 +359,13 @@ function setFields(state: StoreState, op: Extract<Op, { op: "set" }>): void {
   for (const [key, value] of Object.entries(op.set)) {
     if (key === "id") continue; // a part keeps its identity
     if (key === "parent" || key === "step" || key === "kind") state.structureRev += 1;
-    part[key] = value;
+    writeField(part, key, value);
   }
   if ("state" in op.set && !("states" in op.set)) {
-    if (!Array.isArray(part.states)) part.states = [];
-    (part.states as [number, string][]).push([op.t, String(op.set.state)]);
+    const states = readField(part, "states");
+    const history: StateMark[] = Array.isArray(states) ? states : [];
+    history.push([op.t, String(op.set.state)]);
+    if (history !== states) writeField(part, "states", history);
   }
   compactStates(part);
   state.partRev.set(part.id, state.version);
@@ -404,10 +418,19 @@ function bump(state: StoreState): StoreState {
  * out: see history.ts). */
 function copyPart(part: Part): Part {
   const copy = { ...part };
-  if (Array.isArray(copy.marks)) copy.marks = (copy.marks as [number, number][]).map((m) => [m[0], m[1]]);
+  if ("marks" in copy && Array.isArray(copy.marks)) copy.marks = copy.marks.map((m) => [m[0], m[1]]);
   compactStates(copy);
-  if (Array.isArray(copy.states)) copy.states = (copy.states as [number, string][]).map((m) => [m[0], m[1]]);
+  if ("states" in copy && Array.isArray(copy.states)) copy.states = copy.states.map((m) => [m[0], m[1]]);
   return copy;
+}
+
+/** A field an op names by its wire name: ops may name any field of any part kind. */
+function readField(part: Part, field: string): unknown {
+  return Reflect.get(part, field);
+}
+
+function writeField(part: Part, field: string, value: unknown): void {
+  Reflect.set(part, field, value);
 }
 
 /** Neither null nor undefined: a field that holds a value. */

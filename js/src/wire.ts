@@ -63,7 +63,6 @@ export interface PartBase {
   chunk: number;
   /** Fields the kernel holds back (the part carries a preview of them); absent or null: none. */
   held?: Record<string, HeldEntry> | null;
-  [extra: string]: unknown;
 }
 
 /** One field held back by the kernel; see "Held fields" in docs/wire.md. */

@@ -3,7 +3,7 @@ import { addPiece, assembledText, type Assembly, heldEntry, heldWithout, type Lo
 import { HeldFetcher } from "../src/held-fetcher";
 import { createStore, fromSnapshot } from "../src/store";
 import type { HeldAnswer, Up } from "../src/wire";
-import { part, snapshot } from "./helpers";
+import { part, partIn, snapshot } from "./helpers";
 
 const answer = (fields: Partial<HeldAnswer>): HeldAnswer => ({ kind: "held", part: "p", field: "result", token: 1, ...fields });
 
@@ -100,7 +100,7 @@ describe("HeldFetcher", () => {
     fetcher.receive(answer({ index: 0, count: 2, text: '{"rows":[1,' }));
     expect(reports.at(-1)).toEqual({ state: "loading", received: 50, total: 100 });
     fetcher.receive(answer({ index: 1, count: 2, text: "2,3]}" }));
-    const tool = store.get().byId.get("p");
+    const tool = partIn(store.get().byId, "p", "tool");
     expect(tool?.result).toEqual({ rows: [1, 2, 3] });
     expect(tool?.held).toBeNull();
     expect(timers.size).toBe(0);
@@ -115,7 +115,7 @@ describe("HeldFetcher", () => {
       state: "failed",
       message: "the kernel could not send the full value: field 'result' of part 'p' changed since",
     });
-    expect(store.get().byId.get("p")?.result).toEqual({ rows: [1] });
+    expect(partIn(store.get().byId, "p", "tool")?.result).toEqual({ rows: [1] });
   });
 
   it("says so when no answer comes, and drops late pieces", () => {
@@ -126,7 +126,7 @@ describe("HeldFetcher", () => {
     expect(last?.state).toBe("failed");
     expect(last?.state === "failed" && last.message).toMatch(/no answer from the kernel in 30 s/);
     fetcher.receive(answer({ index: 0, count: 1, text: '{"rows":[1,2,3]}' }));
-    expect(store.get().byId.get("p")?.result).toEqual({ rows: [1] });
+    expect(partIn(store.get().byId, "p", "tool")?.result).toEqual({ rows: [1] });
   });
 
   it("does not apply a value whose token is no longer the part's", () => {
@@ -135,7 +135,7 @@ describe("HeldFetcher", () => {
     // A newer cut of the field arrives meanwhile.
     store.dispatch({ kind: "batch", seq: 1, ops: [{ op: "set", id: "p", t: 1, set: { result: { rows: [] }, held: { result: { token: 2, size: 9, lengths: {} } } } }] });
     fetcher.receive(answer({ index: 0, count: 1, text: '{"rows":[1,2,3]}' }));
-    expect(store.get().byId.get("p")?.result).toEqual({ rows: [] });
+    expect(partIn(store.get().byId, "p", "tool")?.result).toEqual({ rows: [] });
     expect(reports.at(-1)?.state).toBe("failed");
   });
 });
@@ -151,7 +151,7 @@ describe("store.fillHeld", () => {
     expect(notified).toBe(0);
     const before = store.get().version;
     expect(store.fillHeld("p", "result", 4, "whole")).toBe(true);
-    const tool = store.get().byId.get("p");
+    const tool = partIn(store.get().byId, "p", "tool");
     expect(tool?.result).toBe("whole");
     expect(tool?.held).toEqual({ args: held.args });
     expect(store.get().partRev.get("p")).toBe(before + 1);

@@ -1,11 +1,14 @@
 /** Builders for wire values used across the tests. */
 import { emptyRun } from "../src/store";
-import type { ChunkRow, Down, Op, Part, RunInfo, Snapshot, TransientItem } from "../src/wire";
+import type { ChunkRow, Down, Op, Part, PartKind, RunInfo, Snapshot, TransientItem } from "../src/wire";
+
+/** The part type of one kind. */
+export type PartOf<K extends PartKind> = Extract<Part, { kind: K }>;
 
 let counter = 0;
 
 /** A part of `kind` with the base fields filled in; `fields` override. */
-export function part(kind: Part["kind"], fields: Record<string, unknown> = {}): Part {
+export function part<K extends PartKind>(kind: K, fields: Record<string, unknown> = {}): PartOf<K> {
   counter += 1;
   const defaults: Record<string, Record<string, unknown>> = {
     text: { text: "", marks: [] },
@@ -36,7 +39,13 @@ export function part(kind: Part["kind"], fields: Record<string, unknown> = {}): 
     chunk: 0,
     ...(defaults[kind] ?? {}),
     ...fields,
-  } as Part;
+  } as PartOf<K>;
+}
+
+/** The part `id` in `byId` when it is of `kind`, else undefined. */
+export function partIn<K extends PartKind>(byId: ReadonlyMap<string, Part>, id: string, kind: K): PartOf<K> | undefined {
+  const found = byId.get(id);
+  return found?.kind === kind ? (found as PartOf<K>) : undefined;
 }
 
 export function run(fields: Partial<RunInfo> = {}): RunInfo {

@@ -9,7 +9,7 @@ import {
   TRANSIENT_CAP,
 } from "../src/store";
 import type { ChunkRow, Down, TextPart, ToolCall } from "../src/wire";
-import { batch, part, row, snapshot, snapshotMsg, transient } from "./helpers";
+import { batch, part, partIn, row, snapshot, snapshotMsg, transient } from "./helpers";
 
 function applyAll(state: StoreState, ...msgs: Down[]): StoreState {
   let current = state;
@@ -62,7 +62,7 @@ describe("ops", () => {
       state = applyDown(state, batch(k + 2, { op: "append", id: "r", field: "text", text: "ab", t }));
     });
     // 0..32 fold into the mark at 0, 40 into 33; 70 and 110 start their own.
-    expect(state.byId.get("r")?.marks).toEqual([
+    expect(partIn(state.byId, "r", "reasoning")?.marks).toEqual([
       [0, 8],
       [33, 12],
       [70, 14],

@@ -7,7 +7,7 @@ import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
 import { JsonTree } from "../json-tree";
 import { progressBar, progressOf } from "../progress";
 import { isPresent } from "../store";
-import type { Part } from "../wire";
+import type { Part, PartKind } from "../wire";
 import { Badge, FollowingDetails, heldView, TreeSection } from "./sections";
 
 /** Facts about the whole run a part view needs. */
@@ -16,13 +16,16 @@ export interface DrawInfo {
   ended: boolean;
 }
 
-export interface PartView {
+/** The part type of one kind. */
+type PartOf<K extends PartKind> = Extract<Part, { kind: K }>;
+
+export interface PartView<P extends Part = Part> {
   /** The part's element (carries `data-part-id`). */
   readonly el: HTMLElement;
   /** Where parts nested under this one are placed, or null when it holds none. */
   readonly children: HTMLElement | null;
   /** Redraw from the part's current fields. */
-  update(part: Part, info: DrawInfo): void;
+  update(part: P, info: DrawInfo): void;
 }
 
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
@@ -30,15 +33,36 @@ const isOpen = (part: Part, info: DrawInfo): boolean => part.t1 === null && !inf
 
 /** The view for `part`'s kind (a generic one for kinds this front end does not know). */
 export function createPartView(part: Part): PartView {
-  const make = VIEWS[part.kind] ?? unknownView;
   const el = h("div", `cs-part cs-part-${String(part.kind).replace(/[^a-z0-9-]/gi, "_")}`);
   el.dataset.partId = part.id;
-  return make(el);
+  return isKnownKind(part.kind) ? viewOfKind(part.kind, el) : unknownView(el);
 }
 
-type ViewFactory = (el: HTMLElement) => PartView;
+/** The view of a part of `kind`; it draws parts of that kind only (the transcript makes a new
+ * view when a part's kind changes). */
+function viewOfKind<K extends PartKind>(kind: K, el: HTMLElement): PartView {
+  const view = VIEWS[kind](el);
+  return {
+    el: view.el,
+    children: view.children,
+    update(part, info) {
+      if (isOfKind(part, kind)) view.update(part, info);
+    },
+  };
+}
 
-const VIEWS: Record<string, ViewFactory> = {
+function isKnownKind(kind: string): kind is PartKind {
+  return Object.hasOwn(VIEWS, kind);
+}
+
+function isOfKind<K extends PartKind>(part: Part, kind: K): part is PartOf<K> {
+  return part.kind === kind;
+}
+
+/** One view factory per part kind; each draws its own kind's part type. */
+type ViewFactories = { [K in PartKind]: (el: HTMLElement) => PartView<PartOf<K>> };
+
+const VIEWS: ViewFactories = {
   text(el) {
     const md = new MarkdownView();
     el.append(md.el);
@@ -185,8 +209,7 @@ const VIEWS: Record<string, ViewFactory> = {
         const index = typeof p.index === "number" ? p.index + 1 : "?";
         const bits = [`Step ${index}`];
         if (p.finishReason) bits.push(`finish: ${String(p.finishReason)}`);
-        const usage = p.usage as { totalTokens?: unknown; outputTokens?: unknown } | null;
-        const tokens = usage?.totalTokens ?? usage?.outputTokens;
+        const tokens = p.usage?.totalTokens ?? p.usage?.outputTokens;
         if (typeof tokens === "number") bits.push(`${tokens} tokens`);
         if (Array.isArray(p.warnings) && p.warnings.length > 0) bits.push(`${p.warnings.length} warning(s)`);
         setText(head, bits.join(" · "));
