@@ -6,7 +6,7 @@ import { h, setText } from "./dom";
 import { progressBar, progressOf } from "./progress";
 import { preview, type Store } from "./store";
 import { schedule, unschedule } from "./frame";
-import type { TransientItem } from "./wire";
+import type { TransientItem } from "./model/wire";
 
 /** How many items are drawn; the rest are counted. */
 export const ACTIVITY_SHOWN = 12;

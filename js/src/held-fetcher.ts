@@ -4,7 +4,7 @@
  * time, however many trees ask for it.
  */
 import { addPiece, assembledText, type Assembly, type HeldRequest, receivedBytes, type ReportLoad } from "./held";
-import type { HeldAnswer, Up } from "./wire";
+import type { HeldAnswer, Up } from "./model/wire";
 
 /** Seconds without a piece after which the fetch counts as unanswered. */
 export const FETCH_TIMEOUT_MS = 30_000;

@@ -4,7 +4,7 @@
  * pieces. This module holds the pure parts: reading the record, putting pieces together and
  * wording the progress.
  */
-import type { HeldAnswer, HeldEntry, Part } from "./wire";
+import type { HeldAnswer, HeldEntry, Part } from "./model/wire";
 
 /** Which held value to fetch, and how big its whole JSON is (for the progress). */
 export interface HeldRequest {

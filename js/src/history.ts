@@ -5,7 +5,7 @@
  * walks on every major collection, so the store drops a history that the part's own
  * fields imply, and `statesOf` gives it back on demand.
  */
-import type { Part, StateMark } from "./wire";
+import type { Part, StateMark } from "./model/wire";
 
 /** The state a tool call's history starts with when the store may leave it out. */
 const FIRST_STATE = "running";

@@ -5,10 +5,7 @@
  * the store holds, so a live page never parses the megabytes it already has.
  */
 import { isRecord } from "./store";
-import type { Snapshot } from "./wire";
-
-/** `encoding` of a packed snapshot. */
-export const PACKED_ENCODING = "deflate-json";
+import { MAX_UNPACKED_BYTES, PACKED_ENCODING, type Snapshot } from "./model/wire";
 
 /** A packed snapshot as the widget manager hands it over. */
 export interface PackedSnapshot {
@@ -29,9 +26,6 @@ export function isPacked(value: unknown): value is PackedSnapshot {
 export function savedSeq(value: SavedSnapshot): number {
   return isRecord(value) && typeof value.seq === "number" ? value.seq : -1;
 }
-
-/** The most a packed snapshot may unpack to. */
-export const MAX_UNPACKED_BYTES = 512 * 2 ** 20;
 
 /** The Snapshot of a packed value (deflate runs in the browser's stream machinery). */
 export async function unpack(packed: PackedSnapshot, maxBytes = MAX_UNPACKED_BYTES): Promise<Snapshot> {

@@ -3,7 +3,7 @@
  * (arrival offsets, text `marks`, `states` histories), so it works live and on a reopened run.
  */
 import { statesOf } from "./history";
-import type { ChunkRow, Part, RunInfo, StateMark, TransientItem } from "./wire";
+import type { ChunkRow, Part, RunInfo, StateMark, TransientItem } from "./model/wire";
 
 /** The store fields `viewAt` reads and rewrites; every other field is carried over as is. */
 export interface ScrubbableState {

@@ -2,7 +2,7 @@
  * Pure views of a StoreState: what the transcript and the status bar draw. No DOM here.
  */
 import type { StoreState } from "./store";
-import type { Part, ReasoningPart, RunStatus, StepPart, TextPart, Usage } from "./wire";
+import type { Part, ReasoningPart, RunStatus, StepPart, TextPart, Usage } from "./model/wire";
 
 /** A part and the parts nested under it (tool outputs, nested runs, workflow steps). */
 export interface PartNode {

@@ -9,7 +9,7 @@ import { mountInspector } from "./inspector/view";
 import { viewAt } from "./scrub";
 import { createStore, emptyState, fromSnapshot, type StoreState } from "./store";
 import { mountTimeline } from "./timeline/view";
-import type { Snapshot } from "./wire";
+import type { Snapshot } from "./model/wire";
 
 /** Id of the `<script type="application/json">` element holding the snapshot. */
 export const SNAPSHOT_ELEMENT_ID = "chunkscope-snapshot";

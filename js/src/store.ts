@@ -11,24 +11,22 @@
  */
 import { heldEntry, heldWithout } from "./held";
 import { compactStates, expandStates } from "./history";
-import type {
-  ChunkRow,
-  Down,
-  Op,
-  Part,
-  ReasoningPart,
-  RowsPiece,
-  RunInfo,
-  Snapshot,
-  StateMark,
-  TextPart,
-  TransientItem,
-} from "./wire";
+import {
+  type ChunkRow,
+  type Down,
+  MARK_INTERVAL_MS,
+  type Op,
+  type Part,
+  type ReasoningPart,
+  type RowsPiece,
+  type RunInfo,
+  type Snapshot,
+  type StateMark,
+  type TextPart,
+  TRANSIENT_CAP,
+  type TransientItem,
+} from "./model/wire";
 
-/** Marks closer together than this (ms) are folded into one, as on the Python side. */
-export const MARK_INTERVAL_MS = 33;
-/** How many transient items are kept; older ones fall off (they are live only anyway). */
-export const TRANSIENT_CAP = 200;
 /** How many problems (ops the store could not apply) are kept for display. */
 export const PROBLEM_CAP = 50;
 

@@ -11,7 +11,7 @@ import type { FetchHeld } from "./held";
 import { HeldFetcher } from "./held-fetcher";
 import { isPacked, readSaved, type SavedSnapshot } from "./persisted";
 import { createStore, emptyState, fromSnapshot, isRecord, type Store } from "./store";
-import type { Down, HeldAnswer, Model, Up } from "./wire";
+import type { Down, HeldAnswer, Model, Up } from "./model/wire";
 
 type WidgetModel = AnyModel<Model>;
 

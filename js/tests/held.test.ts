@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addPiece, assembledText, type Assembly, heldEntry, heldWithout, type LoadStatus, loadingLabel } from "../src/held";
 import { HeldFetcher } from "../src/held-fetcher";
 import { createStore, fromSnapshot } from "../src/store";
-import type { HeldAnswer, Up } from "../src/wire";
+import type { HeldAnswer, Up } from "../src/model/wire";
 import { part, partIn, snapshot } from "./helpers";
 
 const answer = (fields: Partial<HeldAnswer>): HeldAnswer => ({ kind: "held", part: "p", field: "result", token: 1, ...fields });

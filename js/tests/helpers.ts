@@ -1,6 +1,6 @@
 /** Builders for wire values used across the tests. */
 import { emptyRun } from "../src/store";
-import type { ChunkRow, Down, Op, Part, PartKind, RunInfo, Snapshot, TransientItem } from "../src/wire";
+import type { ChunkRow, Down, Op, Part, PartKind, RunInfo, Snapshot, TransientItem } from "../src/model/wire";
 
 /** The part type of one kind. */
 export type PartOf<K extends PartKind> = Extract<Part, { kind: K }>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compactStates, expandStates, statesOf } from "../src/history";
 import { applyDown, emptyState } from "../src/store";
-import type { Part, ToolCall } from "../src/wire";
+import type { Part, ToolCall } from "../src/model/wire";
 import { batch, part } from "./helpers";
 
 const tool = (fields: Record<string, unknown>): ToolCall => part("tool", fields) as ToolCall;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isPacked, PACKED_ENCODING, type PackedSnapshot, readSaved, savedSeq, unpack } from "../src/persisted";
-import type { Snapshot } from "../src/wire";
+import { PACKED_ENCODING } from "../src/model/wire";
+import { isPacked, type PackedSnapshot, readSaved, savedSeq, unpack } from "../src/persisted";
+import type { Snapshot } from "../src/model/wire";
 import { part, snapshot } from "./helpers";
 
 async function deflate(text: string): Promise<Uint8Array> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { viewAt } from "../src/scrub";
 import { fromSnapshot } from "../src/store";
-import type { Part, TextPart, ToolCall, BackgroundTask, WorkflowStep } from "../src/wire";
+import type { Part, TextPart, ToolCall, BackgroundTask, WorkflowStep } from "../src/model/wire";
 import { background, row, runInfo, step, stateOf, text, tool, wstep } from "./timeline/builders";
 
 function finishedRun() {

@@ -6,9 +6,8 @@ import {
   emptyState,
   fromSnapshot,
   type StoreState,
-  TRANSIENT_CAP,
 } from "../src/store";
-import type { ChunkRow, Down, TextPart, ToolCall } from "../src/wire";
+import { type ChunkRow, type Down, type TextPart, type ToolCall, TRANSIENT_CAP } from "../src/model/wire";
 import { batch, part, partIn, row, snapshot, snapshotMsg, transient } from "./helpers";
 
 function applyAll(state: StoreState, ...msgs: Down[]): StoreState {

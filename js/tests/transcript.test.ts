@@ -4,7 +4,7 @@ import { createShared, type PanelContext } from "../src/panel";
 import { viewAt } from "../src/scrub";
 import { applyDown, createStore, emptyState, fromSnapshot, type StoreState } from "../src/store";
 import { mountTranscript, TranscriptView } from "../src/transcript/view";
-import type { Op, Part } from "../src/wire";
+import type { Op, Part } from "../src/model/wire";
 import { batch, part, snapshot } from "./helpers";
 
 function build(parts: Part[], runFields: Record<string, unknown> = {}): StoreState {

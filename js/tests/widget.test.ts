@@ -2,7 +2,7 @@
 import type { AnyModel } from "@anywidget/types";
 import { describe, expect, it } from "vitest";
 import widget, { NO_KERNEL } from "../src/widget";
-import type { Down, Model, Snapshot, Up } from "../src/wire";
+import type { Down, Model, Snapshot, Up } from "../src/model/wire";
 import { batch, part, row, run, snapshot, snapshotMsg, transient } from "./helpers";
 
 /** The library's own handler type (its last `on` overload). */

@@ -4,7 +4,7 @@ import { fromSnapshot, type StoreState } from "../src/store";
 import { pagesLeadingTo, TranscriptView } from "../src/transcript/view";
 import { DRAW_BUDGET_MS, NEAR_PX, PAGE_ITEMS, pageCount, SPARE_CARDS, WINDOW_MIN_ITEMS } from "../src/transcript/window";
 import { transcriptBlocks } from "../src/selectors";
-import type { Part } from "../src/wire";
+import type { Part } from "../src/model/wire";
 import { part, snapshot } from "./helpers";
 
 /** Height of the transcript's visible area in the observer's reports (px). */

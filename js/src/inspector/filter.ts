@@ -2,7 +2,7 @@
  * The chunk inspector's list: persisted rows and live-only (transient) items merged in arrival
  * order, and the filters over them (type text, family chips, scrub time). Pure; no DOM.
  */
-import type { ChunkFamily, ChunkRow, TransientItem } from "../wire";
+import type { ChunkFamily, ChunkRow, TransientItem } from "../model/wire";
 
 /** Family chips, in the order they are shown. */
 export const FAMILIES: readonly ChunkFamily[] = [

@@ -7,7 +7,7 @@ import { JsonTree } from "../json-tree";
 import type { PanelContext } from "../panel";
 import type { StoreState } from "../store";
 import { formatMs } from "../timeline/format";
-import type { ChunkFamily } from "../wire";
+import type { ChunkFamily } from "../model/wire";
 import { INSPECTOR_CSS } from "./styles";
 import {
   FAMILIES,

@@ -20,7 +20,7 @@ import type {
   ToolCall,
   WorkflowRun,
   WorkflowStep,
-} from "../wire";
+} from "../model/wire";
 import { statesOf } from "../history";
 import { isPresent } from "../store";
 import { formatMs, preview } from "./format";

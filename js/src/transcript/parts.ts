@@ -7,7 +7,7 @@ import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
 import { JsonTree } from "../json-tree";
 import { progressBar, progressOf } from "../progress";
 import { isPresent } from "../store";
-import type { Part, PartKind } from "../wire";
+import type { Part, PartKind } from "../model/wire";
 import { Badge, FollowingDetails, heldView, TreeSection } from "./sections";
 
 /** Facts about the whole run a part view needs. */

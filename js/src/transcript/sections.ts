@@ -7,7 +7,7 @@ import { h, setText } from "../dom";
 import { heldEntry } from "../held";
 import { requestWhole } from "../held-relay";
 import { type HeldView, JsonTree } from "../json-tree";
-import type { Part } from "../wire";
+import type { Part } from "../model/wire";
 
 /** What a JSON tree needs to show `part`'s `field` when the kernel held it back (null when
  * the field is whole); a fetch is asked for from `origin` (see held-relay.ts). */

@@ -8,7 +8,7 @@ import { formatSeconds, h, setText } from "../dom";
 import { schedule, unschedule } from "../frame";
 import { blockBuilder, type PartNode, type TranscriptBlock } from "../selectors";
 import type { StoreState } from "../store";
-import type { Part } from "../wire";
+import type { Part } from "../model/wire";
 import { createPartView, type PartView } from "./parts";
 import { pageCount, type PageRef, Windows } from "./window";
 

@@ -11,7 +11,7 @@ import {
   rowKey,
   typesOf,
 } from "../../src/inspector/filter";
-import type { TransientItem } from "../../src/wire";
+import type { TransientItem } from "../../src/model/wire";
 import { row } from "../timeline/builders";
 
 const rows = [

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ROW_HEIGHT, mountInspector } from "../../src/inspector/view";
 import { createShared, type PanelContext } from "../../src/panel";
 import { createStore, fromSnapshot } from "../../src/store";
-import type { ChunkRow, Snapshot, TransientItem } from "../../src/wire";
+import type { ChunkRow, Snapshot, TransientItem } from "../../src/model/wire";
 import { runInfo, text } from "../timeline/builders";
 
 function rowsOf(count: number): ChunkRow[] {

@@ -16,7 +16,7 @@ import type {
   ToolCall,
   WorkflowRun,
   WorkflowStep,
-} from "../../src/wire";
+} from "../../src/model/wire";
 
 export function runInfo(over: Partial<RunInfo> = {}): RunInfo {
   return {

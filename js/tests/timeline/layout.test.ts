@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { layoutTimeline, type Layout, type TimelineItem } from "../../src/timeline/layout";
-import type { Part } from "../../src/wire";
+import type { Part } from "../../src/model/wire";
 import {
   background,
   nestedRun,

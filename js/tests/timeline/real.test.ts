@@ -7,7 +7,7 @@ import { statesOf } from "../../src/history";
 import { viewAt } from "../../src/scrub";
 import { fromSnapshot } from "../../src/store";
 import { layoutTimeline, type Layout } from "../../src/timeline/layout";
-import type { Snapshot, TextPart, ToolCall } from "../../src/wire";
+import type { Snapshot, TextPart, ToolCall } from "../../src/model/wire";
 import abort from "./fixtures/abort";
 import agentNetwork from "./fixtures/agent-network";
 import backgroundFailure from "./fixtures/background-task-failure";

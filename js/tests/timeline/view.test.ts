@@ -5,7 +5,7 @@ import { createStore, fromSnapshot } from "../../src/store";
 import { LANE_PADDING, RULER_HEIGHT, ROW_HEIGHT, fitViewport, laneGeometry, timeToX } from "../../src/timeline/geometry";
 import { layoutTimeline } from "../../src/timeline/layout";
 import { mountTimeline } from "../../src/timeline/view";
-import type { Snapshot } from "../../src/wire";
+import type { Snapshot } from "../../src/model/wire";
 import { runInfo, step, tool } from "./builders";
 
 const WIDTH = 1000;

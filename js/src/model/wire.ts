@@ -1,7 +1,17 @@
 /**
  * The wire between the kernel and the front end; see docs/wire.md.
- * Python mirror: src/chunkscope/wire.py. Keep the two equal.
+ * Python mirror: src/chunkscope/wire/ (schema.py for the types; the constants below are
+ * named as there). Keep the two equal. Declarations only: types and constants, no logic.
  */
+
+/** Marks closer together than this (ms) are folded into one, on both sides. */
+export const MARK_INTERVAL_MS = 33;
+/** How many transient items are kept; older ones fall off (they are live only anyway). */
+export const TRANSIENT_CAP = 200;
+/** `encoding` of a packed snapshot. */
+export const PACKED_ENCODING = "deflate-json";
+/** The most a packed snapshot may unpack to. */
+export const MAX_UNPACKED_BYTES = 512 * 2 ** 20;
 
 export type RunStatus =
   | "waiting"
