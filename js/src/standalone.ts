@@ -4,11 +4,11 @@
  * script reads it into a store and mounts the same app the widget draws (transcript,
  * timeline, chunk inspector). Nothing is fetched: the page works from a file URL offline.
  */
-import { mountApp, type AppHandle } from "./app";
-import { mountInspector } from "./inspector/view";
-import { viewAt } from "./scrub";
-import { createStore, emptyState, fromSnapshot, type StoreState } from "./store";
-import { mountTimeline } from "./timeline/view";
+import { mountApp, type AppHandle } from "./views/app";
+import { mountInspector } from "./views/inspector/view";
+import { viewAt } from "./model/scrub";
+import { createStore, emptyState, fromSnapshot, type StoreState } from "./model/store";
+import { mountTimeline } from "./views/timeline/view";
 import type { Snapshot } from "./model/wire";
 
 /** Id of the `<script type="application/json">` element holding the snapshot. */

@@ -3,14 +3,15 @@
  * kernel's messages (docs/wire.md); `render` draws a view of that store.
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
-import { mountInspector } from "./inspector/view";
-import { mountTimeline } from "./timeline/view";
-import { mountApp } from "./app";
-import { viewAt } from "./scrub";
-import type { FetchHeld } from "./held";
-import { HeldFetcher } from "./held-fetcher";
-import { isPacked, readSaved, type SavedSnapshot } from "./persisted";
-import { createStore, emptyState, fromSnapshot, isRecord, type Store } from "./store";
+import { mountInspector } from "./views/inspector/view";
+import { mountTimeline } from "./views/timeline/view";
+import { mountApp } from "./views/app";
+import { viewAt } from "./model/scrub";
+import type { FetchHeld } from "./held/values";
+import { HeldFetcher } from "./held/fetcher";
+import { isPacked, readSaved, type SavedSnapshot } from "./model/persisted";
+import { createStore, emptyState, fromSnapshot, type Store } from "./model/store";
+import { isRecord } from "./util";
 import type { Down, HeldAnswer, Model, Up } from "./model/wire";
 
 type WidgetModel = AnyModel<Model>;

@@ -1,5 +1,5 @@
 /** Builders for wire values used across the tests. */
-import { emptyRun } from "../src/store";
+import { emptyRun } from "../src/model/store";
 import type { ChunkRow, Down, Op, Part, PartKind, RunInfo, Snapshot, TransientItem } from "../src/model/wire";
 
 /** The part type of one kind. */

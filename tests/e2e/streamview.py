@@ -1,6 +1,6 @@
 """Reading a StreamView in a JupyterLab page: its DOM, its status, its colours.
 
-The selectors follow the front end's classes (``js/src/app.ts``, ``status.ts``,
+The selectors follow the front end's classes (``js/src/views/app.ts``, ``status.ts``,
 ``activity.ts``, ``transcript/*``). Every read is one ``page.evaluate`` so a sample is a
 consistent picture of the widget at one moment.
 """

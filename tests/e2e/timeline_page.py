@@ -2,7 +2,7 @@
 
 Several StreamViews share a notebook here, so every helper finds its widget by title. The
 timeline is a canvas: what it shows is read from its text outline (the lanes, bars and
-markers listed for screen readers, ``js/src/timeline/outline.ts``) and from its hover
+markers listed for screen readers, ``js/src/views/timeline/outline.ts``) and from its hover
 tooltips, found by moving the pointer over the canvas the way a user explores it.
 """
 

@@ -129,7 +129,7 @@ export interface ToolCall extends PartBase {
   toolName: string;
   state: ToolState;
   /** On the wire, always; the store leaves out a history the part's fields imply, so read
-   * it with `statesOf` (history.ts). */
+   * it with `statesOf` (model/history.ts). */
   states?: StateMark[] | undefined;
   argsText: string;
   args: unknown;
@@ -324,8 +324,8 @@ export type Up =
 /** Synced traits of StreamView. */
 export interface Model {
   title: string;
-  /** Unique to the model (absent in notebooks saved before it existed); see widget.ts. */
+  /** Unique to the model (absent in notebooks saved before it existed); see src/widget.ts. */
   _instance?: string;
-  /** The saved run: a Snapshot, or a large one packed (see persisted.ts). */
+  /** The saved run: a Snapshot, or a large one packed (see model/persisted.ts). */
   snapshot: Snapshot | { v: number; seq: number; encoding: "deflate-json"; data: DataView } | null;
 }

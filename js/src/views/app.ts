@@ -1,0 +1,142 @@
+/**
+ * One view of a StreamView: header with tabs (Transcript | Timeline | Chunks), status bar,
+ * live activity strip and the panels. Every view of a model draws from the same store but
+ * keeps its own selection, scrub time and open tab.
+ */
+import { mountActivity } from "./activity";
+import { h, setText } from "./dom";
+import type { FetchHeld } from "../held/values";
+import { relayWholeRequests } from "../held/relay";
+import { createShared, type MountPanel, type PanelContext } from "./panel";
+import { mountStatus } from "./status";
+import type { Store } from "../model/store";
+import { mountTranscript, type PastState } from "./transcript/view";
+
+export type TabName = "transcript" | "timeline" | "chunks";
+
+/** What a view needs from its surroundings. */
+export interface AppOptions {
+  /** The model's store. */
+  store: Store;
+  /** Called when the user presses Stop. */
+  onStop: () => void;
+  /** The widget's `title` trait, used when the run has no title of its own. */
+  fallbackTitle: () => string;
+  /** Draws the Timeline panel. */
+  mountTimeline: MountPanel;
+  /** Draws the Chunks panel. */
+  mountInspector: MountPanel;
+  /** Builds a past state while scrubbing. */
+  pastState: PastState;
+  /** Fetches the whole value of a field the kernel held back; absent where no kernel is. */
+  fetchHeld?: FetchHeld;
+  /** Asks the kernel for the inspector rows, which it sends only to a page that needs them
+   * (the Chunks tab, and scrubbing, which counts chunks); absent where no kernel is. */
+  wantRows?: () => void;
+}
+
+/** A mounted view. */
+export interface AppHandle {
+  /** The panel context the panels share. */
+  ctx: PanelContext;
+  /** Show a tab. */
+  show(tab: TabName): void;
+  /** Remove the view and stop listening. */
+  unmount(): void;
+}
+
+const TABS: [TabName, string][] = [
+  ["transcript", "Transcript"],
+  ["timeline", "Timeline"],
+  ["chunks", "Chunks"],
+];
+
+export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
+  const { store } = options;
+  const root = h("div", "chunkscope");
+  const header = h("div", "cs-header");
+  const title = h("span", "cs-title");
+  const tabBar = h("div", "cs-tabs");
+  tabBar.setAttribute("role", "tablist");
+  header.append(title, tabBar);
+  const statusSlot = h("div");
+  const activitySlot = h("div");
+  const panelsEl = h("div", "cs-panels");
+  root.append(header, statusSlot, activitySlot, panelsEl);
+  el.append(root);
+
+  const panels = new Map<TabName, HTMLElement>();
+  const buttons = new Map<TabName, HTMLButtonElement>();
+  const cleanups: (() => void)[] = [];
+  const mounted = new Set<TabName>();
+
+  const ctx: PanelContext = {
+    store,
+    selection: createShared<string | null>(null),
+    scrubTime: createShared<number | null>(null),
+    scrollToPart(partId) {
+      show("transcript");
+      ctx.selection.set(partId);
+      transcript.scrollTo(partId);
+    },
+  };
+
+  for (const [name, label] of TABS) {
+    const button = h("button", "cs-tab", label);
+    button.type = "button";
+    button.setAttribute("role", "tab");
+    button.addEventListener("click", () => show(name));
+    tabBar.append(button);
+    buttons.set(name, button);
+    const panel = h("div", `cs-panel cs-panel-${name}`);
+    panel.setAttribute("role", "tabpanel");
+    panelsEl.append(panel);
+    panels.set(name, panel);
+  }
+
+  const transcript = mountTranscript(panels.get("transcript") as HTMLElement, ctx, options.pastState);
+  mounted.add("transcript");
+  cleanups.push(() => transcript.unmount());
+
+  function show(tab: TabName): void {
+    for (const [name, panel] of panels) {
+      panel.hidden = name !== tab;
+      buttons.get(name)?.setAttribute("aria-selected", String(name === tab));
+    }
+    if (tab === "chunks") options.wantRows?.();
+    // Timeline and Chunks are only built once someone looks at them.
+    if (!mounted.has(tab)) {
+      mounted.add(tab);
+      const mount = tab === "timeline" ? options.mountTimeline : options.mountInspector;
+      try {
+        cleanups.push(mount(panels.get(tab) as HTMLElement, ctx));
+      } catch (error) {
+        (panels.get(tab) as HTMLElement).append(
+          h("div", "cs-part cs-level-error", `The ${tab} panel failed to draw: ${String(error)}`),
+        );
+      }
+    }
+  }
+  show("transcript");
+  cleanups.push(
+    ctx.scrubTime.subscribe((t) => {
+      if (t !== null) options.wantRows?.();
+    }),
+  );
+
+  if (options.fetchHeld !== undefined) cleanups.push(relayWholeRequests(root, options.fetchHeld));
+  cleanups.push(mountStatus(statusSlot, store, options.onStop));
+  cleanups.push(mountActivity(activitySlot, store));
+  const drawTitle = () => setText(title, store.get().run.title || options.fallbackTitle() || "StreamView");
+  drawTitle();
+  cleanups.push(store.subscribe(drawTitle));
+
+  return {
+    ctx,
+    show,
+    unmount() {
+      for (const cleanup of cleanups.reverse()) cleanup();
+      root.remove();
+    },
+  };
+}

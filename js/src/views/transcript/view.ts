@@ -1,0 +1,356 @@
+/**
+ * The transcript: one block per step, drawn from any StoreState it is handed (the live one
+ * or a past one while scrubbing). Part views are kept per part id and updated only when
+ * their part changed, so a frame costs what changed plus one pass over the part list.
+ */
+import type { PanelContext } from "../panel";
+import { formatSeconds, h, setText } from "../dom";
+import { schedule, unschedule } from "../frame";
+import { blockBuilder, type PartNode, type TranscriptBlock } from "../../model/selectors";
+import type { StoreState } from "../../model/store";
+import type { Part } from "../../model/wire";
+import { createPartView, type PartView } from "./parts";
+import { pageCount, type PageRef, Windows } from "./window";
+
+/** Builds the run as it stood at offset `t` (ms); see model/scrub.ts. */
+export type PastState = (state: StoreState, t: number) => StoreState;
+
+/** List key of the transcript's blocks (steps and runs of loose parts). */
+const BLOCKS_LIST = "blocks";
+
+/** List key of the parts nested under part `id`. */
+function childListKey(id: string): string {
+  return `kids:${id}`;
+}
+
+/**
+ * The windowed pages that hold part `partId` or one of its containers, outermost
+ * first; null when the part is not in the transcript. A walk over every part, for the rare
+ * jump to a part that is not drawn.
+ */
+export function pagesLeadingTo(blocks: readonly TranscriptBlock[], partId: string): PageRef[] | null {
+  const onWay: PageRef[] = [];
+  const paged = (listKey: string, count: number, index: number) => {
+    if (pageCount(count) > 0) onWay.push({ listKey, index });
+  };
+  const find = (listKey: string, nodes: readonly PartNode[]): boolean => {
+    for (let k = 0; k < nodes.length; k++) {
+      const node = nodes[k] as PartNode;
+      const depth = onWay.length;
+      paged(listKey, nodes.length, k);
+      if (node.part.id === partId || find(childListKey(node.part.id), node.children)) return true;
+      onWay.length = depth;
+    }
+    return false;
+  };
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b] as TranscriptBlock;
+    paged(BLOCKS_LIST, blocks.length, b);
+    if (block.step?.id === partId || find(block.key, block.nodes)) return onWay;
+    onWay.length = 0;
+  }
+  return null;
+}
+
+/** Within this many pixels of the bottom counts as "at the bottom". */
+const BOTTOM_SLACK_PX = 24;
+
+interface Drawn {
+  view: PartView;
+  part: Part;
+  rev: number;
+  ended: boolean;
+  /** Where the part's nested parts go (created on demand for kinds without one). */
+  children: HTMLElement | null;
+}
+
+export class TranscriptView {
+  /** The panel's root element. */
+  readonly el = h("div", "cs-transcript-panel");
+  /** Called when the user clicks a part. */
+  onSelect: (partId: string) => void = () => {};
+  /** Called when the user leaves a past state for the live one. */
+  onBackToLive: () => void = () => {};
+
+  private readonly banner = h("div", "cs-scrub-banner");
+  private readonly bannerText = h("span");
+  private readonly scroller = h("div", "cs-transcript");
+  private readonly blocksEl = h("div", "cs-blocks");
+  private readonly empty = h("div", "cs-empty", "Waiting for the first chunk…");
+  private readonly jump = h("button", "cs-jump", "↓ jump to latest");
+  private readonly drawn = new Map<string, Drawn>();
+  private readonly loose = new Map<string, HTMLElement>();
+  private stick = true;
+  private selected: string | null = null;
+  /** scrollHeight after the last draw, to tell growth without a second layout. */
+  private lastHeight = 0;
+  /** scrollTop we last scrolled to ourselves; a scroll above it is the user's. */
+  private autoTop = 0;
+  private drawnOnce = false;
+  /** Follows size changes that happen without a draw (images loading, blocks settling). */
+  private resizes: ResizeObserver | null = null;
+  /** Long lists drawn only near the visible area. */
+  private readonly windows: Windows;
+  /** The transcript's blocks, extended frame by frame as parts are added. */
+  private readonly blocksOf = blockBuilder();
+  /** The state drawn last, to draw again when a far page comes near. */
+  private lastState: StoreState | null = null;
+  /** Called when windowed pages came near or went away and the view needs a redraw. */
+  onWindowChange: () => void = () => {};
+
+  constructor() {
+    this.windows = new Windows(this.scroller, () => this.onWindowChange());
+    const back = h("button", "cs-link-button", "back to live");
+    back.type = "button";
+    back.addEventListener("click", () => this.onBackToLive());
+    this.banner.append(this.bannerText, document.createTextNode(" · "), back);
+    this.banner.hidden = true;
+    this.jump.type = "button";
+    this.jump.hidden = true;
+    this.jump.addEventListener("click", () => {
+      this.stick = true;
+      this.toBottom();
+    });
+    this.scroller.append(this.empty, this.blocksEl);
+    this.scroller.addEventListener("scroll", () => {
+      // Content settling below us (off-screen blocks getting their real size) also moves
+      // the bottom; only a scroll above where we put it means the user scrolled up.
+      if (this.scroller.scrollTop < this.autoTop - BOTTOM_SLACK_PX) this.stick = false;
+      if (this.atBottom()) this.stick = true;
+      if (this.stick) this.jump.hidden = true;
+    });
+    if (typeof ResizeObserver === "function") {
+      // Followed in the next frame rather than at once: the callback runs inside the frame
+      // that laid the content out, which is long enough already while a stream pours in.
+      this.resizes = new ResizeObserver(() => {
+        if (this.stick) schedule(this.keepAtBottom, "read");
+      });
+      this.resizes.observe(this.blocksEl);
+    }
+    this.blocksEl.addEventListener("click", (event) => {
+      const target = event.target as Element | null;
+      const partEl = target?.closest?.("[data-part-id]") as HTMLElement | null;
+      if (partEl?.dataset.partId !== undefined) this.onSelect(partEl.dataset.partId);
+    });
+    this.el.append(this.banner, this.scroller, this.jump);
+  }
+
+  private readonly keepAtBottom = (): void => {
+    if (this.stick) this.toBottom();
+  };
+
+  /** Remove the view and stop observing it. */
+  dispose(): void {
+    unschedule(this.keepAtBottom);
+    this.resizes?.disconnect();
+    this.windows.dispose();
+    this.el.remove();
+  }
+
+  /** Show the "viewing a past state" banner for offset `t`, or hide it (null). */
+  setScrubTime(t: number | null): void {
+    this.banner.hidden = t === null;
+    if (t !== null) setText(this.bannerText, `viewing t = ${formatSeconds(t)}`);
+  }
+
+  /** Draw `state` and then follow the bottom (see `render` and `followBottom`). */
+  draw(state: StoreState): void {
+    this.render(state);
+    this.followBottom();
+  }
+
+  /**
+   * Update the DOM to `state`; only parts whose object or revision changed are updated.
+   * A `budgeted` render may leave far-off pages of long lists for the next frames (see
+   * window.ts); an unbudgeted one draws every page that is due.
+   */
+  render(state: StoreState, budgeted = true): void {
+    this.lastState = state;
+    const ended = state.run.ended;
+    const seen = new Set<string>();
+    const blocks = this.blocksOf(state);
+    this.windows.begin(budgeted, this.stick);
+    this.windows.place(
+      this.blocksEl,
+      BLOCKS_LIST,
+      blocks,
+      (block) => this.drawBlock(block, state, ended, seen, block === blocks[blocks.length - 1]),
+      true,
+    );
+    this.windows.end();
+    for (const [id, drawn] of this.drawn) {
+      if (!seen.has(id)) {
+        drawn.view.el.remove();
+        this.drawn.delete(id);
+      }
+    }
+    const liveKeys = new Set(blocks.map((b) => b.key));
+    for (const key of this.loose.keys()) if (!liveKeys.has(key)) this.loose.delete(key);
+    this.empty.hidden = state.parts.length > 0;
+    this.highlight(this.selected);
+    // A finished run opens at its start; a live one follows the bottom.
+    if (!this.drawnOnce && state.parts.length > 0) {
+      this.drawnOnce = true;
+      if (ended) this.stick = false;
+      this.lastHeight = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /**
+   * Scroll to the bottom while following, or offer the jump control when content grew
+   * below a user who scrolled up. Reads layout: run it after every view's DOM writes.
+   */
+  followBottom(): void {
+    const height = this.scroller.scrollHeight;
+    if (this.stick) this.toBottom(height);
+    else if (height > this.lastHeight) this.jump.hidden = false;
+    this.lastHeight = height;
+  }
+
+  /** Mark the part with id `partId` as selected (null clears). */
+  highlight(partId: string | null): void {
+    if (this.selected !== null) this.drawn.get(this.selected)?.view.el.classList.remove("cs-selected");
+    this.selected = partId;
+    if (partId !== null) this.drawn.get(partId)?.view.el.classList.add("cs-selected");
+  }
+
+  /** Scroll the part's element into view; false when it is not in the transcript. */
+  scrollTo(partId: string): boolean {
+    if (!this.drawn.has(partId) && this.lastState !== null) {
+      // In a windowed list far from view: draw the pages on its way first.
+      const pages = pagesLeadingTo(this.blocksOf(this.lastState), partId);
+      if (pages === null) return false;
+      for (const ref of pages) this.windows.reveal(ref);
+      this.render(this.lastState, false);
+    }
+    const drawn = this.drawn.get(partId);
+    if (drawn === undefined) return false;
+    this.stick = false;
+    for (let node: HTMLElement | null = drawn.view.el; node !== null; node = node.parentElement) {
+      if (node instanceof HTMLDetailsElement) node.open = true; // reveal it inside a closed run
+    }
+    drawn.view.el.scrollIntoView?.({ block: "center" });
+    this.highlight(partId);
+    return true;
+  }
+
+  private drawBlock(block: TranscriptBlock, state: StoreState, ended: boolean, seen: Set<string>, last: boolean): HTMLElement {
+    let el: HTMLElement;
+    let container: HTMLElement;
+    if (block.step !== null) {
+      const drawn = this.ensure(block.step, state, ended, seen);
+      el = drawn.view.el;
+      container = this.childrenOf(drawn);
+    } else {
+      let loose = this.loose.get(block.key);
+      if (loose === undefined) {
+        loose = h("div", "cs-block cs-children");
+        this.loose.set(block.key, loose);
+      }
+      el = loose;
+      container = loose;
+    }
+    this.windows.place(container, block.key, block.nodes, (node) => this.drawNode(node, state, ended, seen), last);
+    return el;
+  }
+
+  private drawNode(node: PartNode, state: StoreState, ended: boolean, seen: Set<string>): HTMLElement {
+    const drawn = this.ensure(node.part, state, ended, seen);
+    if (node.children.length > 0 || drawn.children !== null) {
+      const draw = (child: PartNode) => this.drawNode(child, state, ended, seen);
+      this.windows.place(this.childrenOf(drawn), childListKey(node.part.id), node.children, draw, false);
+    }
+    return drawn.view.el;
+  }
+
+  private ensure(part: Part, state: StoreState, ended: boolean, seen: Set<string>): Drawn {
+    seen.add(part.id);
+    const rev = state.partRev.get(part.id) ?? -1;
+    let drawn = this.drawn.get(part.id);
+    if (drawn === undefined || drawn.part.kind !== part.kind) {
+      drawn?.view.el.remove();
+      const view = createPartView(part);
+      drawn = { view, part, rev: Number.NaN, ended, children: view.children };
+      this.drawn.set(part.id, drawn);
+    }
+    if (drawn.part !== part || drawn.rev !== rev || drawn.ended !== ended) {
+      drawn.view.update(part, { ended });
+      drawn.part = part;
+      drawn.rev = rev;
+      drawn.ended = ended;
+    }
+    return drawn;
+  }
+
+  private childrenOf(drawn: Drawn): HTMLElement {
+    if (drawn.children === null) {
+      drawn.children = h("div", "cs-children");
+      drawn.view.el.append(drawn.children);
+    }
+    return drawn.children;
+  }
+
+  private atBottom(): boolean {
+    const s = this.scroller;
+    return s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX;
+  }
+
+  private toBottom(height = this.scroller.scrollHeight): void {
+    this.scroller.scrollTop = height;
+    this.autoTop = this.scroller.scrollTop;
+    this.jump.hidden = true;
+  }
+}
+
+/** A mounted transcript: unmount it, or scroll it to a part. */
+export interface TranscriptHandle {
+  /** Stop listening and remove the transcript. */
+  unmount(): void;
+  /** Scroll to a part (leaving a past state first when the part is not in it). */
+  scrollTo(partId: string): void;
+}
+
+/**
+ * Mount the transcript in `container`, redrawn at most once per animation frame from the
+ * store (or from `pastState(store, t)` while `ctx.scrubTime` holds an offset).
+ */
+export function mountTranscript(container: HTMLElement, ctx: PanelContext, pastState: PastState | null): TranscriptHandle {
+  const view = new TranscriptView();
+  container.append(view.el);
+  view.onSelect = (id) => ctx.selection.set(id);
+  view.onBackToLive = () => ctx.scrubTime.set(null);
+  const follow = () => view.followBottom();
+  const redraw = () => {
+    const t = ctx.scrubTime.get();
+    const live = ctx.store.get();
+    const past = t !== null && pastState !== null;
+    view.setScrubTime(past ? t : null);
+    view.render(past ? pastState(live, t) : live);
+    schedule(follow, "read");
+  };
+  const later = () => schedule(redraw);
+  view.onWindowChange = later;
+  const stops = [
+    ctx.store.subscribe(later),
+    ctx.scrubTime.subscribe(later),
+    ctx.selection.subscribe((id) => view.highlight(id)),
+  ];
+  view.draw(ctx.store.get());
+  view.highlight(ctx.selection.get());
+
+  return {
+    unmount() {
+      for (const stop of stops) stop();
+      unschedule(redraw);
+      unschedule(follow);
+      view.dispose();
+    },
+    scrollTo(partId) {
+      if (!view.scrollTo(partId) && ctx.scrubTime.get() !== null) {
+        ctx.scrubTime.set(null);
+        view.draw(ctx.store.get());
+        view.scrollTo(partId);
+      }
+    },
+  };
+}

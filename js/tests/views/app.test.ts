@@ -1,0 +1,89 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { mountApp } from "../../src/views/app";
+import type { MountPanel, PanelContext } from "../../src/views/panel";
+import { viewAt } from "../../src/model/scrub";
+import { createStore, fromSnapshot } from "../../src/model/store";
+import { part, snapshot } from "../helpers";
+
+function setup(mountTimeline: MountPanel, wantRows?: () => void) {
+  const store = createStore(fromSnapshot(snapshot([part("text", { id: "a", text: "alpha" }), part("text", { id: "b", text: "beta" })])));
+  const el = document.createElement("div");
+  const mounted: PanelContext[] = [];
+  const app = mountApp(el, {
+    store,
+    onStop: () => {},
+    fallbackTitle: () => "fallback title",
+    mountTimeline,
+    mountInspector: (container, ctx) => {
+      mounted.push(ctx);
+      container.append("chunks here");
+      return () => container.replaceChildren();
+    },
+    pastState: viewAt,
+    ...(wantRows === undefined ? {} : { wantRows }),
+  });
+  return { el, app, mounted };
+}
+
+const tab = (el: HTMLElement, label: string) =>
+  [...el.querySelectorAll<HTMLButtonElement>(".cs-tab")].find((b) => b.textContent === label) as HTMLButtonElement;
+const panel = (el: HTMLElement, name: string) => el.querySelector(`.cs-panel-${name}`) as HTMLElement;
+
+describe("app", () => {
+  it("builds a panel the first time its tab is shown and hands it the shared context", () => {
+    const timelines: PanelContext[] = [];
+    const { el, mounted } = setup((container, ctx) => {
+      timelines.push(ctx);
+      container.append("timeline here");
+      return () => {};
+    });
+    expect(el.querySelector(".cs-title")?.textContent).toBe("test run");
+    expect(timelines).toHaveLength(0);
+    tab(el, "Timeline").click();
+    tab(el, "Transcript").click();
+    tab(el, "Timeline").click();
+    expect(timelines).toHaveLength(1);
+    expect(panel(el, "timeline").hidden).toBe(false);
+    expect(panel(el, "transcript").hidden).toBe(true);
+    tab(el, "Chunks").click();
+    expect(mounted[0]?.store).toBe(timelines[0]?.store);
+  });
+
+  it("scrollToPart returns to the transcript and highlights the part; selection is shared", () => {
+    let ctx: PanelContext | null = null;
+    const { el } = setup((_container, c) => {
+      ctx = c;
+      return () => {};
+    });
+    tab(el, "Timeline").click();
+    (ctx as unknown as PanelContext).scrollToPart("b");
+    expect(panel(el, "transcript").hidden).toBe(false);
+    expect(el.querySelector('[data-part-id="b"]')?.classList.contains("cs-selected")).toBe(true);
+    (el.querySelector('[data-part-id="a"] p') as HTMLElement).click();
+    expect((ctx as unknown as PanelContext).selection.get()).toBe("a");
+  });
+
+  it("says so when a panel fails to draw", () => {
+    const { el, app } = setup(() => {
+      throw new Error("no canvas");
+    });
+    tab(el, "Timeline").click();
+    expect(panel(el, "timeline").textContent).toContain("no canvas");
+    app.unmount();
+    expect(el.children).toHaveLength(0);
+  });
+
+  it("asks for the chunk rows when the Chunks tab opens and when scrubbing starts, once each", () => {
+    let asked = 0;
+    const { el, app } = setup(() => () => {}, () => asked++);
+    expect(asked).toBe(0);
+    app.ctx.scrollToPart("a");
+    app.ctx.scrollToPart("b");
+    app.ctx.scrubTime.set(100);
+    expect(asked).toBe(1);
+    tab(el, "Chunks").click();
+    expect(asked).toBe(2);
+  });
+});
+

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PACE_FACTOR, PACE_FROM_MS, schedule, unschedule } from "../../src/views/frame";
+
+const realTimeout = globalThis.setTimeout;
+const nextFrame = () => new Promise((resolve) => realTimeout(resolve, 40));
+
+describe("schedule", () => {
+  it("runs each job once per frame, writes before reads, and survives a failing job", async () => {
+    const order: string[] = [];
+    const read = () => order.push("read");
+    const write = () => order.push("write");
+    const broken = () => {
+      throw new Error("boom");
+    };
+    const dropped = () => order.push("dropped");
+    const originalError = console.error;
+    console.error = () => {};
+    try {
+      schedule(read, "read");
+      schedule(broken);
+      schedule(write);
+      schedule(write);
+      schedule(dropped);
+      unschedule(dropped);
+      await nextFrame();
+    } finally {
+      console.error = originalError;
+    }
+    expect(order).toEqual(["write", "read"]);
+    schedule(write);
+    await nextFrame();
+    expect(order).toEqual(["write", "read", "write"]);
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("rests after a long frame, for twice its length, before drawing again", async () => {
+    let now = 1_000;
+    vi.spyOn(performance, "now").mockImplementation(() => now);
+    const ran: number[] = [];
+    const slow = () => {
+      ran.push(now);
+      now += 50; // a 50 ms frame
+    };
+    schedule(slow);
+    await nextFrame();
+    expect(ran).toEqual([1_000]);
+    // Scheduled again at once: the next frame waits until 50 * PACE_FACTOR ms after the end.
+    const waits: number[] = [];
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => {
+      waits.push(ms ?? 0);
+      return realTimeout(fn, 0);
+    }) as typeof setTimeout);
+    schedule(slow);
+    expect(waits[0]).toBe(50 * PACE_FACTOR);
+    await nextFrame();
+    expect(ran).toHaveLength(2);
+    // A short frame is followed by no rest.
+    vi.mocked(globalThis.setTimeout).mockRestore();
+    now += 1_000;
+    const quick = () => {
+      now += PACE_FROM_MS / 2;
+    };
+    schedule(quick);
+    await nextFrame();
+    const before = now;
+    schedule(() => ran.push(now));
+    await nextFrame();
+    expect(ran.at(-1)).toBe(before);
+  });
+});
+

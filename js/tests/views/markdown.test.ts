@@ -1,0 +1,131 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import {
+  COMMIT_BUDGET,
+  completePrefixLength,
+  isAllowedImageUrl,
+  LIVE_MARKDOWN_LIMIT,
+  MarkdownView,
+  PLAIN_PIECE,
+  renderMarkdown,
+} from "../../src/views/markdown";
+
+function html(source: string): HTMLElement {
+  const div = document.createElement("div");
+  div.append(renderMarkdown(source));
+  return div;
+}
+
+describe("renderMarkdown", () => {
+  it("renders markdown with code blocks", () => {
+    const div = html("# Title\n\nSome **bold** text.\n\n```py\nprint('<b>')\n```\n");
+    expect(div.querySelector("h1")?.textContent).toBe("Title");
+    expect(div.querySelector("strong")?.textContent).toBe("bold");
+    expect(div.querySelector("pre code")?.textContent).toBe("print('<b>')\n");
+  });
+
+  it("strips event handlers and script", () => {
+    const div = html('Look <img src="https://x.test/a.png" onerror="alert(1)"> <script>alert(2)</script>');
+    const img = div.querySelector("img");
+    expect(img?.getAttribute("onerror")).toBeNull();
+    expect(div.querySelector("script")).toBeNull();
+    expect(div.innerHTML).not.toContain("alert");
+  });
+
+  it("drops javascript: links and opens the rest in a new tab without an opener", () => {
+    const div = html("[bad](javascript:alert(1)) and [good](https://example.com)");
+    const links = [...div.querySelectorAll("a")];
+    expect(links.map((a) => a.getAttribute("href"))).toEqual([null, "https://example.com"]);
+    for (const a of links) {
+      expect(a.getAttribute("target")).toBe("_blank");
+      expect(a.getAttribute("rel")).toBe("noopener noreferrer");
+    }
+  });
+
+  it("allows only inline images of safe types", () => {
+    const div = html(
+      "![png](data:image/png;base64,iVBORw0KGgo=) ![svg](data:image/svg+xml;base64,PHN2Zz4=) ![web](https://x.test/i.webp)",
+    );
+    const sources = [...div.querySelectorAll("img")].map((img) => img.getAttribute("src"));
+    expect(sources).toEqual(["data:image/png;base64,iVBORw0KGgo=", null, "https://x.test/i.webp"]);
+    expect(html("<svg><script>alert(1)</script></svg>").querySelector("svg")).toBeNull();
+  });
+
+  it("knows which image URLs are allowed", () => {
+    expect(isAllowedImageUrl("data:image/gif;base64,R0lGOD")).toBe(true);
+    expect(isAllowedImageUrl("data:text/html,<b>")).toBe(false);
+    expect(isAllowedImageUrl("javascript:alert(1)")).toBe(false);
+  });
+});
+
+describe("incremental rendering", () => {
+  it("finds where the complete blocks end", () => {
+    expect(completePrefixLength("one paragraph")).toBe(0);
+    expect(completePrefixLength("first\n\nsecond")).toBe("first\n\n".length);
+    expect(completePrefixLength("```\ncode\n\nmore")).toBe(0); // an open fence is one block
+  });
+
+  it("keeps finished blocks' DOM and re-renders only the growing one", () => {
+    const view = new MarkdownView();
+    view.update("# Head\n\nFirst para", false);
+    const heading = view.el.querySelector("h1");
+    view.update("# Head\n\nFirst paragraph.\n\nSecond *em", false);
+    expect(view.el.querySelector("h1")).toBe(heading);
+    view.update("# Head\n\nFirst paragraph.\n\nSecond *emphasis*", true);
+    expect(view.el.querySelector("h1")).toBe(heading);
+    expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
+    expect(view.el.textContent).toContain("First paragraph.");
+  });
+
+  it("shows a huge unfinished block as plain text, and as markdown once it ends", () => {
+    const view = new MarkdownView();
+    const code = `\`\`\`\n${"line <b>\n".repeat(LIVE_MARKDOWN_LIMIT / 5)}`;
+    view.update(code, false);
+    expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(code);
+    expect(view.el.querySelector("pre")).toBeNull();
+    view.update(`${code}\`\`\`\n`, true);
+    expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+    expect(view.el.querySelector("pre code")?.textContent?.startsWith("line <b>")).toBe(true);
+  });
+
+  it("draws a long plain backlog in pieces and keeps the pieces that did not change", () => {
+    const view = new MarkdownView();
+    const line = (k: number) => `line ${k} ${"w".repeat(60)}\n`;
+    const code = `\`\`\`\n${Array.from({ length: 2_000 }, (_, k) => line(k)).join("")}`;
+    view.update(code, false);
+    const plain = view.el.querySelector(".cs-md-plain") as HTMLElement;
+    expect(plain.textContent).toBe(code);
+    const pieces = Array.from(plain.querySelectorAll(".cs-md-piece"));
+    expect(pieces.length).toBeGreaterThan(code.length / (PLAIN_PIECE + 100));
+    for (const piece of pieces.slice(0, -1)) expect(piece.textContent?.endsWith("\n")).toBe(true);
+    const grown = `${code}${line(2_000)}${line(2_001)}`;
+    view.update(grown, false);
+    expect(plain.textContent).toBe(grown);
+    const after = Array.from(plain.querySelectorAll(".cs-md-piece"));
+    expect(after.slice(0, pieces.length - 1)).toEqual(pieces.slice(0, -1));
+  });
+
+  it("starts over when the text is not a continuation (a past state)", () => {
+    const view = new MarkdownView();
+    view.update("alpha\n\nbeta\n\ngamma", true);
+    view.update("alpha\n\nbe", false);
+    expect(view.el.textContent?.replace(/\s+/g, " ").trim()).toBe("alpha be");
+  });
+
+  it("renders a long finished text a budget at a time, one frame after another", async () => {
+    const view = new MarkdownView();
+    const paragraphs = Array.from({ length: 1600 }, (_, k) => `Paragraph ${k} with *some* words.`);
+    const text = `${paragraphs.join("\n\n")}\n`;
+    view.update(text, true);
+    const firstFrame = view.el.querySelectorAll(".cs-md-done p").length;
+    expect(firstFrame).toBeGreaterThan(0);
+    expect(firstFrame * 34).toBeLessThanOrEqual(COMMIT_BUDGET + 100);
+    expect(view.el.querySelector(".cs-md-plain")).not.toBeNull();
+    for (let k = 0; k < 100 && view.el.querySelectorAll("p").length < 1600; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(view.el.querySelectorAll("p")).toHaveLength(1600);
+    expect(view.el.querySelectorAll("em")).toHaveLength(1600);
+    expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+  });
+});
