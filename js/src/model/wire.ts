@@ -1,18 +1,43 @@
-/**
- * The wire between the kernel and the front end; see docs/wire.md.
- * Python mirror: src/chunkscope/wire/ (schema.py for the types; the constants below are
- * named as there). Keep the two equal. Declarations only: types and constants, no logic.
- */
+// Generated from src/chunkscope/wire/schema.py by `python -m chunkscope.wire.codegen`; do not edit.
+// The wire between the kernel and the front end; docs/wire.md says how it is used.
 
-/** Marks closer together than this (ms) are folded into one, on both sides. */
+export type ChunkFamily =
+  | "text"
+  | "reasoning"
+  | "tools"
+  | "control"
+  | "workflow"
+  | "background"
+  | "data"
+  | "network"
+  | "errors"
+  | "other";
+
+/**
+ * Text parts keep at most one (offset, length) mark per this many milliseconds, so the
+ * scrubber can cut text at a past time while the saved state grows with time, not deltas.
+ */
 export const MARK_INTERVAL_MS = 33;
+
 /** How many transient items are kept; older ones fall off (they are live only anyway). */
 export const TRANSIENT_CAP = 200;
-/** `encoding` of a packed snapshot. */
+
+/** The `encoding` of a packed snapshot: zlib-wrapped deflate of the UTF-8 JSON text. */
 export const PACKED_ENCODING = "deflate-json";
-/** The most a packed snapshot may unpack to. */
+
+/** The most a packed snapshot may unpack to; a larger one is refused as hostile. */
 export const MAX_UNPACKED_BYTES = 512 * 2 ** 20;
 
+/**
+ * Characters a held field's preview keeps of a long string: what the JSON tree shows before
+ * "show more".
+ */
+export const PREVIEW_STRING = 400;
+
+/** Entries a held field's preview keeps of a long array or object: one page of the JSON tree. */
+export const PREVIEW_ENTRIES = 100;
+
+/** Where the run stands; a nested run's `status` takes the same values. */
 export type RunStatus =
   | "waiting"
   | "running"
@@ -24,6 +49,7 @@ export type RunStatus =
   | "awaiting-approval"
   | "incomplete";
 
+/** Token usage in Mastra's shape. */
 export interface Usage {
   inputTokens?: number;
   outputTokens?: number;
@@ -32,20 +58,31 @@ export interface Usage {
   cachedInputTokens?: number;
 }
 
+/** The run-level record. */
 export interface RunInfo {
   title: string;
   status: RunStatus;
   runId: string | null;
   finishReason: string | null;
+  /** Summed over steps (Mastra's `totalUsage`). */
   usage: Usage | null;
+  /** Offset of the first text or reasoning delta. */
   ttftMs: number | null;
+  /** Offset of the last chunk (or of the end). */
   elapsedMs: number;
+  /** Persisted and transient chunks seen. */
   chunkCount: number;
   outputTokens: number | null;
+  /** Message of the run-level error, if any. */
   error: string | null;
+  /** The consumer is done (the stream is exhausted, failed or was stopped). */
   ended: boolean;
 }
 
+/** Some fields of RunInfo: what a `run` op changes. */
+export type RunPatch = Partial<RunInfo>;
+
+/** What a part is; each kind has its own fields. */
 export type PartKind =
   | "run"
   | "step"
@@ -63,51 +100,76 @@ export type PartKind =
   | "network"
   | "notice";
 
-export interface PartBase {
-  id: string;
-  kind: PartKind;
-  parent: string | null;
-  step: string | null;
-  t0: number;
-  t1: number | null;
-  chunk: number;
-  /** Fields the kernel holds back (the part carries a preview of them); absent or null: none. */
-  held?: Record<string, HeldEntry> | null;
-}
-
-/** One field held back by the kernel; see "Held fields" in docs/wire.md. */
+/** One field of a part held back by the kernel: the wire carries a preview of it. */
 export interface HeldEntry {
   /** Names this cut of the field; a later cut of the same field gets a new one. */
   token: number;
   /** Bytes of the whole field's JSON (UTF-8). */
   size: number;
-  /** JSON-tree path ("$", "$/rows", "$/a~1b") → full length of what the preview shortened. */
+  /**
+   * JSON-tree path (`$`, `$/rows`, `$/a~1b`) → full length of each string, array or
+   * object the preview shortened.
+   */
   lengths: Record<string, number>;
 }
 
+/**
+ * What every part has besides its `kind` (a `PartKind`); each kind adds its own
+ * fields.
+ */
+export interface PartBase {
+  /** Unique within the snapshot ("p0", "p1", ...). */
+  id: string;
+  /** The part this one is nested under (a tool call, a workflow step, a nested run). */
+  parent: string | null;
+  /** Id of the enclosing `step` part, when there is one. */
+  step: string | null;
+  /** Offset (ms) of the chunk that created the part. */
+  t0: number;
+  /** Offset (ms) at which the part ended; null while it is open. */
+  t1: number | null;
+  /** Index of the chunk that created the part (links to `ChunkRow.i`). */
+  chunk: number;
+  /** Field name → its entry, for the fields that carry a preview; absent or null: none. */
+  held?: Record<string, HeldEntry> | null;
+}
+
+/** The length of a part's text at offset `t` (ms). */
 export type Mark = [t: number, length: number];
+
+/** The state a part moved to at offset `t` (ms). */
 export type StateMark = [t: number, state: string];
 
+/** A run inside another: a sub-agent, a workflow used as a tool, an agent workflow step. */
 export interface NestedRun extends PartBase {
   kind: "run";
   runId: string | null;
+  /** What it is (the tool or step that ran it). */
   label: string;
   status: RunStatus;
   finishReason: string | null;
   usage: Usage | null;
 }
+
+/** One model step (`step-start` … `step-finish`). */
 export interface StepPart extends PartBase {
   kind: "step";
+  /** Position of the step within its run, from 0. */
   index: number;
   finishReason: string | null;
   usage: Usage | null;
   warnings: unknown;
 }
+
+/** A block of answer text. */
 export interface TextPart extends PartBase {
   kind: "text";
   text: string;
+  /** At most one mark per `MARK_INTERVAL_MS`. */
   marks: Mark[];
 }
+
+/** A block of reasoning, possibly redacted. */
 export interface ReasoningPart extends PartBase {
   kind: "reasoning";
   text: string;
@@ -115,6 +177,8 @@ export interface ReasoningPart extends PartBase {
   redacted: boolean;
   signature: string | null;
 }
+
+/** Where a tool call is in its lifecycle. */
 export type ToolState =
   | "input-streaming"
   | "running"
@@ -123,15 +187,21 @@ export type ToolState =
   | "done"
   | "error"
   | "denied";
+
+/** A tool call with its whole lifecycle: input streaming, call, outputs, outcome. */
 export interface ToolCall extends PartBase {
   kind: "tool";
   toolCallId: string;
   toolName: string;
   state: ToolState;
-  /** On the wire, always; the store leaves out a history the part's fields imply, so read
-   * it with `statesOf` (model/history.ts). */
-  states?: StateMark[] | undefined;
+  /**
+   * On the wire, always; the front end's store leaves out a history the part's fields
+   * imply, so read it with `statesOf` (`history.ts`).
+   */
+  states?: StateMark[];
+  /** The raw argument text streamed so far. */
   argsText: string;
+  /** The partial parse while streaming, the final arguments once called, or null. */
   args: unknown;
   result: unknown;
   error: unknown;
@@ -139,36 +209,55 @@ export interface ToolCall extends PartBase {
   suspendPayload: unknown;
   approval: unknown;
 }
+
+/**
+ * A `tool-output` or `workflow-step-output` write that is not itself a chunk; `from`
+ * says who wrote it (`USER` for `writer.write()`).
+ */
 export interface OutputPart extends PartBase {
   kind: "output";
+  /** What was written. */
   data: unknown;
   from: string | null;
 }
+
+/** A cited source. */
 export interface SourcePart extends PartBase {
   kind: "source";
+  /** `url` or `document`. */
   sourceType: string | null;
   title: string | null;
   url: string | null;
   mimeType: string | null;
   filename: string | null;
 }
+
+/** A file the model produced. */
 export interface FilePart extends PartBase {
   kind: "file";
   mimeType: string | null;
+  /** Base64 or text content. */
   data: string;
   filename: string | null;
 }
+
+/** Structured output: partial while `object` chunks stream, final on `object-result`. */
 export interface ObjectPart extends PartBase {
   kind: "object";
   object: unknown;
   final: boolean;
 }
+
+/** A persisted `data-*` part, reconciled in place by type and id. */
 export interface DataPart extends PartBase {
   kind: "data";
+  /** The chunk type, `data-…`. */
   dataType: string;
   dataId: string | null;
   data: unknown;
 }
+
+/** Where a background task is. */
 export type BackgroundState =
   | "started"
   | "running"
@@ -177,6 +266,8 @@ export type BackgroundState =
   | "completed"
   | "failed"
   | "cancelled";
+
+/** A tool call delegated to a background task. */
 export interface BackgroundTask extends PartBase {
   kind: "background";
   taskId: string;
@@ -188,16 +279,23 @@ export interface BackgroundTask extends PartBase {
   result: unknown;
   error: unknown;
 }
+
+/** A workflow run (`workflow-start` … `workflow-finish`). */
 export interface WorkflowRun extends PartBase {
   kind: "workflow";
   runId: string | null;
   workflowId: string | null;
+  /** `running` until the workflow ends, then Mastra's `workflowStatus`. */
   status: string;
   result: unknown;
 }
+
+/** One workflow step. */
 export interface WorkflowStep extends PartBase {
   kind: "wstep";
+  /** Dotted when nested (`inner-wf.inner-step`). */
   stepId: string;
+  /** Mastra's step status: running, waiting, suspended, success, failed, canceled, paused, ... */
   status: string;
   states: StateMark[];
   input: unknown;
@@ -205,21 +303,40 @@ export interface WorkflowStep extends PartBase {
   error: unknown;
   progress: unknown;
 }
+
+/** An agent-network routing or execution event. */
 export interface NetworkEvent extends PartBase {
   kind: "network";
+  /** The chunk type. */
   event: string;
   label: string;
   payload: unknown;
 }
-export type NoticeKind = "error" | "abort" | "tripwire" | "goal" | "unknown" | "invalid" | "warning";
+
+/** What a notice reports. */
+export type NoticeKind =
+  | "error"
+  | "abort"
+  | "tripwire"
+  | "goal"
+  | "unknown"
+  | "invalid"
+  | "warning";
+
+/** How loudly a notice is shown. */
+export type NoticeLevel = "error" | "warning" | "info";
+
+/** Something a reader must see: an error, an abort, a tripwire, a goal, a bad chunk. */
 export interface Notice extends PartBase {
   kind: "notice";
-  level: "error" | "warning" | "info";
+  level: NoticeLevel;
   notice: NoticeKind;
+  /** One line saying what happened, and where. */
   message: string;
   detail: unknown;
 }
 
+/** Any part. */
 export type Part =
   | NestedRun
   | StepPart
@@ -237,18 +354,7 @@ export type Part =
   | NetworkEvent
   | Notice;
 
-export type ChunkFamily =
-  | "text"
-  | "reasoning"
-  | "tools"
-  | "control"
-  | "workflow"
-  | "background"
-  | "data"
-  | "network"
-  | "errors"
-  | "other";
-
+/** One row of the chunk inspector: a chunk, or consecutive deltas of one part merged. */
 export interface ChunkRow {
   i: number;
   n: number;
@@ -258,18 +364,35 @@ export interface ChunkRow {
   family: ChunkFamily;
   part: string | null;
   json: unknown;
+  /** `json` was cut for size; the part holds the whole value. */
   truncated?: boolean;
 }
 
+/** The persisted run (synced trait `snapshot` and the `snapshot` message). */
 export interface Snapshot {
+  /** Wire version. */
   v: 1;
+  /** Sequence number of the last op batch folded into it. */
   seq: number;
   run: RunInfo;
+  /** In creation order. */
   parts: Part[];
-  /** Absent in a live snapshot until some page asked for the rows (`{kind: "rows"}`). */
+  /** Always saved; in a live message only once a page asked for rows (`RowsRequest`). */
   rows?: ChunkRow[];
 }
 
+/**
+ * A large Snapshot as the synced trait holds it: its JSON, deflated, in one binary
+ * buffer.
+ */
+export interface PackedSnapshot {
+  v: number;
+  seq: number;
+  encoding: "deflate-json";
+  data: DataView;
+}
+
+/** A live-only `data-*` chunk. */
 export interface TransientItem {
   t: number;
   i: number;
@@ -278,28 +401,71 @@ export interface TransientItem {
   data: unknown;
 }
 
-export type Op =
-  | { op: "run"; set: Partial<RunInfo> }
-  | { op: "add"; part: Part }
-  | { op: "append"; id: string; field: "text" | "argsText"; text: string; t: number }
-  | { op: "set"; id: string; set: Record<string, unknown>; t: number }
-  | { op: "rows"; rows: ChunkRow[] }
-  | { op: "transient"; item: TransientItem };
-
-/** One piece of a held field's JSON text (`index` of `count`), or `error` instead. */
-export interface HeldAnswer {
-  kind: "held";
-  part: string;
-  field: string;
-  token: number;
-  index?: number;
-  count?: number;
-  text?: string;
-  error?: string;
+/** Change fields of the run record. */
+export interface RunOp {
+  op: "run";
+  set: RunPatch;
 }
 
-/** One piece of every inspector row so far (answer to `{kind: "rows"}`): rows
- * `[offset, offset + rows.length)` of `total`, as of batch `seq`. */
+/** A new part. */
+export interface AddOp {
+  op: "add";
+  part: Part;
+}
+
+/** Text streamed onto a part's field. */
+export interface AppendOp {
+  op: "append";
+  id: string;
+  field: "text" | "argsText";
+  text: string;
+  t: number;
+}
+
+/**
+ * A shallow merge into a part; a `state` key also pushes `[t, state]` onto
+ * `states`.
+ */
+export interface SetOp {
+  op: "set";
+  id: string;
+  set: Record<string, unknown>;
+  t: number;
+}
+
+/** New or rewritten inspector rows (a row is rewritten when more deltas merge into it). */
+export interface RowsOp {
+  op: "rows";
+  rows: ChunkRow[];
+}
+
+/** A live-only chunk. */
+export interface TransientOp {
+  op: "transient";
+  item: TransientItem;
+}
+
+/** One change to the run or its parts. */
+export type Op = RunOp | AddOp | AppendOp | SetOp | RowsOp | TransientOp;
+
+/** Kernel → front end: ops folded since the last batch. */
+export interface BatchMessage {
+  kind: "batch";
+  seq: number;
+  ops: Op[];
+}
+
+/** Kernel → front end: everything so far (answer to `ready` and `resync`). */
+export interface SnapshotMessage {
+  kind: "snapshot";
+  snapshot: Snapshot;
+  transient: TransientItem[];
+}
+
+/**
+ * Kernel → front end: rows `[offset, offset + rows.length)` of the `total` inspector
+ * rows so far, as of batch `seq` (answer to `RowsRequest`, in pieces).
+ */
 export interface RowsPiece {
   kind: "rows";
   seq: number;
@@ -308,24 +474,63 @@ export interface RowsPiece {
   rows: ChunkRow[];
 }
 
-export type Down =
-  | { kind: "batch"; seq: number; ops: Op[] }
-  | { kind: "snapshot"; snapshot: Snapshot; transient: TransientItem[] }
-  | RowsPiece
-  | HeldAnswer;
+/** Kernel → front end: one piece of a held field's JSON text, or why there is none. */
+export interface HeldAnswer {
+  kind: "held";
+  part: string;
+  field: string;
+  token: number;
+  /** Position of this piece, from 0. */
+  index?: number;
+  /** How many pieces make the whole text. */
+  count?: number;
+  /** This piece of the JSON text; the pieces in order, joined, parse to the whole value. */
+  text?: string;
+  /** Set instead of the three above when the field cannot be served. */
+  error?: string;
+}
 
-export type Up =
-  | { kind: "ready" }
-  | { kind: "resync"; have: number }
-  | { kind: "rows" }
-  | { kind: "stop" }
-  | { kind: "fetch"; part: string; field: string; token: number };
+/** A message from the kernel to the front end. */
+export type Down = BatchMessage | SnapshotMessage | RowsPiece | HeldAnswer;
+
+/** Front end → kernel: a new model instance or view wants everything so far. */
+export interface ReadyRequest {
+  kind: "ready";
+}
+
+/** Front end → kernel: a batch was missed; send a snapshot. */
+export interface ResyncRequest {
+  kind: "resync";
+  /** The `seq` the front end holds. */
+  have: number;
+}
+
+/** Front end → kernel: send the inspector rows, now and in every batch from now on. */
+export interface RowsRequest {
+  kind: "rows";
+}
+
+/** Front end → kernel: stop consuming the stream. */
+export interface StopRequest {
+  kind: "stop";
+}
+
+/** Front end → kernel: send the whole value of a held field. */
+export interface FetchRequest {
+  kind: "fetch";
+  part: string;
+  field: string;
+  token: number;
+}
+
+/** A message from the front end to the kernel. */
+export type Up = ReadyRequest | ResyncRequest | RowsRequest | StopRequest | FetchRequest;
 
 /** Synced traits of StreamView. */
 export interface Model {
   title: string;
-  /** Unique to the model (absent in notebooks saved before it existed); see src/widget.ts. */
+  /** The saved run: a Snapshot, or a large one packed. */
+  snapshot: Snapshot | PackedSnapshot | null;
+  /** Unique to the model (absent in notebooks saved before it existed). */
   _instance?: string;
-  /** The saved run: a Snapshot, or a large one packed (see model/persisted.ts). */
-  snapshot: Snapshot | { v: number; seq: number; encoding: "deflate-json"; data: DataView } | null;
 }

@@ -18,6 +18,7 @@ import type {
   StepPart,
   TextPart,
   ToolCall,
+  ToolState,
   WorkflowRun,
   WorkflowStep,
 } from "../../model/wire";
@@ -174,7 +175,7 @@ const TOOL_COLORS: Record<string, ColorKey> = {
   done: "success",
   error: "failure",
   denied: "muted",
-};
+} satisfies Record<ToolState, ColorKey>;
 const BACKGROUND_COLORS: Record<string, ColorKey> = {
   started: "input",
   running: "running",

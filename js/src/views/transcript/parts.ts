@@ -7,7 +7,7 @@ import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
 import { JsonTree } from "../json-tree";
 import { progressBar, progressOf } from "../progress";
 import { isPresent } from "../../util";
-import type { Part, PartKind } from "../../model/wire";
+import type { NoticeKind, Part, PartKind } from "../../model/wire";
 import { Badge, FollowingDetails, heldView, TreeSection } from "./sections";
 
 /** Facts about the whole run a part view needs. */
@@ -418,7 +418,7 @@ const NOTICE_LABELS: Record<string, string> = {
   unknown: "Unknown chunk",
   invalid: "Invalid chunk",
   warning: "Warning",
-};
+} satisfies Record<NoticeKind, string>;
 
 function unknownView(el: HTMLElement): PartView {
   const label = h("div", "cs-label");
