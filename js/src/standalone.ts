@@ -4,12 +4,13 @@
  * script reads it into a store and mounts the same app the widget draws (transcript,
  * timeline, chunk inspector). Nothing is fetched: the page works from a file URL offline.
  */
-import { mountApp, type AppHandle } from "./views/app";
-import { mountInspector } from "./views/inspector/view";
+
 import { viewAt } from "./model/scrub";
 import { createStore, emptyState, fromSnapshot, type StoreState } from "./model/store";
-import { mountTimeline } from "./views/timeline/view";
 import type { Snapshot } from "./model/wire";
+import { type AppHandle, mountApp } from "./views/app";
+import { mountInspector } from "./views/inspector/view";
+import { mountTimeline } from "./views/timeline/view";
 
 /** Id of the `<script type="application/json">` element holding the snapshot. */
 export const SNAPSHOT_ELEMENT_ID = "chunkscope-snapshot";

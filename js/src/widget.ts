@@ -3,16 +3,16 @@
  * kernel's messages (docs/wire.md); `render` draws a view of that store.
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
+import { HeldFetcher } from "./held/fetcher";
+import type { FetchHeld } from "./held/values";
+import { isPacked, readSaved, type SavedSnapshot } from "./model/persisted";
+import { viewAt } from "./model/scrub";
+import { createStore, emptyState, fromSnapshot, type Store } from "./model/store";
+import type { Down, HeldAnswer, Model, Up } from "./model/wire";
+import { isRecord } from "./util";
+import { mountApp } from "./views/app";
 import { mountInspector } from "./views/inspector/view";
 import { mountTimeline } from "./views/timeline/view";
-import { mountApp } from "./views/app";
-import { viewAt } from "./model/scrub";
-import type { FetchHeld } from "./held/values";
-import { HeldFetcher } from "./held/fetcher";
-import { isPacked, readSaved, type SavedSnapshot } from "./model/persisted";
-import { createStore, emptyState, fromSnapshot, type Store } from "./model/store";
-import { isRecord } from "./util";
-import type { Down, HeldAnswer, Model, Up } from "./model/wire";
 
 type WidgetModel = AnyModel<Model>;
 
@@ -41,7 +41,8 @@ const byWrapper = new WeakMap<WidgetModel, ModelEntry>();
 function instanceOf(model: WidgetModel): { manager: object; key: string } | null {
   const key = model.get("_instance");
   const manager: unknown = model.widget_manager;
-  if (typeof key !== "string" || key === "" || typeof manager !== "object" || manager === null) return null;
+  if (typeof key !== "string" || key === "" || typeof manager !== "object" || manager === null)
+    return null;
   return { manager, key };
 }
 

@@ -1,6 +1,15 @@
 /** Builders for wire values used across the tests. */
 import { emptyRun } from "../src/model/store";
-import type { ChunkRow, Down, Op, Part, PartKind, RunInfo, Snapshot, TransientItem } from "../src/model/wire";
+import type {
+  ChunkRow,
+  Down,
+  Op,
+  Part,
+  PartKind,
+  RunInfo,
+  Snapshot,
+  TransientItem,
+} from "../src/model/wire";
 
 /** The part type of one kind. */
 export type PartOf<K extends PartKind> = Extract<Part, { kind: K }>;
@@ -43,7 +52,11 @@ export function part<K extends PartKind>(kind: K, fields: Record<string, unknown
 }
 
 /** The part `id` in `byId` when it is of `kind`, else undefined. */
-export function partIn<K extends PartKind>(byId: ReadonlyMap<string, Part>, id: string, kind: K): PartOf<K> | undefined {
+export function partIn<K extends PartKind>(
+  byId: ReadonlyMap<string, Part>,
+  id: string,
+  kind: K,
+): PartOf<K> | undefined {
   const found = byId.get(id);
   return found?.kind === kind ? (found as PartOf<K>) : undefined;
 }
@@ -65,9 +78,24 @@ export function snapshotMsg(snap: Snapshot, transient: TransientItem[] = []): Do
 }
 
 export function row(i: number, fields: Partial<ChunkRow> = {}): ChunkRow {
-  return { i, n: 1, t: i, type: "text-delta", from: "AGENT", family: "text", part: null, json: {}, ...fields };
+  return {
+    i,
+    n: 1,
+    t: i,
+    type: "text-delta",
+    from: "AGENT",
+    family: "text",
+    part: null,
+    json: {},
+    ...fields,
+  };
 }
 
-export function transient(i: number, type: string, id: string | null, data: unknown): TransientItem {
+export function transient(
+  i: number,
+  type: string,
+  id: string | null,
+  data: unknown,
+): TransientItem {
   return { t: i, i, type, id, data };
 }

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import type { AnyModel } from "@anywidget/types";
 import { describe, expect, it } from "vitest";
-import widget, { NO_KERNEL } from "../src/widget";
 import type { Down, Model, Snapshot, Up } from "../src/model/wire";
+import widget, { NO_KERNEL } from "../src/widget";
 import { batch, part, row, run, snapshot, snapshotMsg, transient } from "./helpers";
 
 /** The library's own handler type (its last `on` overload). */
@@ -30,7 +30,7 @@ class FakeModel implements AnyModel<Model> {
     set.add(callback);
     this.handlers.set(event, set);
   }
-  off(event?: string | null, callback?: (Handler) | null): void {
+  off(event?: string | null, callback?: Handler | null): void {
     if (event && callback) this.handlers.get(event)?.delete(callback);
   }
   save_changes(): void {}
@@ -53,7 +53,10 @@ class FakeModel implements AnyModel<Model> {
 const frame = () => new Promise((resolve) => setTimeout(resolve, 40));
 const signal = new AbortController().signal;
 const experimental = { invoke: () => Promise.reject(new Error("unused")) };
-const host = { getWidget: () => Promise.reject(new Error("unused")), getModel: () => Promise.reject(new Error("unused")) };
+const host = {
+  getWidget: () => Promise.reject(new Error("unused")),
+  getModel: () => Promise.reject(new Error("unused")),
+};
 
 function initialize(model: FakeModel): () => void {
   return widget.initialize({ model, signal, experimental }) as () => void;
@@ -66,7 +69,8 @@ function render(model: FakeModel): { el: HTMLElement; cleanup: () => void } {
   return { el, cleanup };
 }
 
-const textOf = (el: HTMLElement, id: string) => el.querySelector(`[data-part-id="${id}"]`)?.textContent ?? "";
+const textOf = (el: HTMLElement, id: string) =>
+  el.querySelector(`[data-part-id="${id}"]`)?.textContent ?? "";
 
 describe("widget", () => {
   it("says ready, applies the kernel's messages, and every view shows the same run", async () => {
@@ -106,7 +110,10 @@ describe("widget", () => {
     const model = new FakeModel();
     initialize(model);
     const { el } = render(model);
-    model.set("snapshot", snapshot([part("text", { id: "t", text: "from the trait" })], { seq: 3 }));
+    model.set(
+      "snapshot",
+      snapshot([part("text", { id: "t", text: "from the trait" })], { seq: 3 }),
+    );
     await frame();
     expect(textOf(el, "t")).toContain("from the trait");
   });
@@ -115,7 +122,10 @@ describe("widget", () => {
     const model = new FakeModel();
     initialize(model);
     const { el } = render(model);
-    const chunksTab = () => Array.from(el.querySelectorAll<HTMLButtonElement>(".cs-tab")).find((b) => b.textContent === "Chunks");
+    const chunksTab = () =>
+      Array.from(el.querySelectorAll<HTMLButtonElement>(".cs-tab")).find(
+        (b) => b.textContent === "Chunks",
+      );
     chunksTab()?.click();
     expect(model.sent.filter((m) => m.kind === "rows")).toEqual([]); // no kernel yet
     const live = snapshot([part("text", { id: "t", chunk: 0 })], { seq: 1 });
@@ -123,8 +133,16 @@ describe("widget", () => {
     model.receive(snapshotMsg(live));
     expect(model.sent.filter((m) => m.kind === "rows")).toEqual([{ kind: "rows" }]);
     await frame();
-    expect(el.querySelector(".cs-inspector-count")?.textContent).toContain("loading the chunk rows");
-    model.receive({ kind: "rows", seq: 1, offset: 0, total: 2, rows: [row(0, { part: "t" }), row(1, { part: "t" })] });
+    expect(el.querySelector(".cs-inspector-count")?.textContent).toContain(
+      "loading the chunk rows",
+    );
+    model.receive({
+      kind: "rows",
+      seq: 1,
+      offset: 0,
+      total: 2,
+      rows: [row(0, { part: "t" }), row(1, { part: "t" })],
+    });
     await frame();
     expect(el.querySelectorAll(".cs-inspector .cs-row").length).toBe(2);
     expect(el.querySelector(".cs-inspector-count")?.textContent).toBe("2 rows");
@@ -136,12 +154,15 @@ describe("widget", () => {
   it("keeps one store per model although anywidget wraps the model anew for every call", async () => {
     const model = new FakeModel({ _instance: "a1" });
     // As anywidget does: a fresh object per initialize and per render, over the same model.
-    const wrap = (): FakeModel => Object.assign(Object.create(model) as FakeModel, { widget_manager: model.widget_manager });
+    const wrap = (): FakeModel =>
+      Object.assign(Object.create(model) as FakeModel, { widget_manager: model.widget_manager });
     initialize(wrap());
     const first = render(wrap());
     const second = render(wrap());
     expect(model.listenerCount()).toBe(2); // msg:custom and change:snapshot, once
-    model.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "one store" })], { seq: 1 })));
+    model.receive(
+      snapshotMsg(snapshot([part("text", { id: "t", text: "one store" })], { seq: 1 })),
+    );
     model.receive(batch(2, { op: "append", id: "t", field: "text", text: " for all views", t: 3 }));
     await frame();
     expect(textOf(first.el, "t")).toContain("one store for all views");
@@ -175,7 +196,9 @@ describe("widget", () => {
     const model = new FakeModel();
     initialize(model);
     const { el } = render(model);
-    model.receive(snapshotMsg(snapshot([], { seq: 0 }), [transient(0, "data-status", "s", { percent: 40 })]));
+    model.receive(
+      snapshotMsg(snapshot([], { seq: 0 }), [transient(0, "data-status", "s", { percent: 40 })]),
+    );
     await frame();
     const activity = el.querySelector(".cs-activity") as HTMLElement;
     expect(activity.hidden).toBe(false);
@@ -192,10 +215,19 @@ describe("widget", () => {
     initialize(model);
     const { el } = render(model);
     const held = { result: { token: 9, size: 2_000_014, lengths: { "$/blob": 2_000_000 } } };
-    const tool = part("tool", { id: "big", state: "done", args: { q: 1 }, result: { blob: "y".repeat(400) }, held });
+    const tool = part("tool", {
+      id: "big",
+      state: "done",
+      args: { q: 1 },
+      result: { blob: "y".repeat(400) },
+      held,
+    });
     model.receive(snapshotMsg(snapshot([tool], { seq: 1 })));
     await frame();
-    const more = () => Array.from(el.querySelectorAll(".cs-more")).find((b) => b.textContent?.includes("more chars"));
+    const more = () =>
+      Array.from(el.querySelectorAll(".cs-more")).find((b) =>
+        b.textContent?.includes("more chars"),
+      );
     expect(more()?.textContent).toBe("show more (1999600 more chars)");
     (more() as HTMLButtonElement).click();
     expect(model.sent.at(-1)).toEqual({ kind: "fetch", part: "big", field: "result", token: 9 });
@@ -203,9 +235,27 @@ describe("widget", () => {
 
     const text = JSON.stringify({ blob: "y".repeat(2_000_000) });
     const half = Math.ceil(text.length / 2);
-    model.receive({ kind: "held", part: "big", field: "result", token: 9, index: 0, count: 2, text: text.slice(0, half) });
-    expect(el.querySelector(".cs-more")?.textContent).toBe("loading the full value… 977 of 1,954 KB");
-    model.receive({ kind: "held", part: "big", field: "result", token: 9, index: 1, count: 2, text: text.slice(half) });
+    model.receive({
+      kind: "held",
+      part: "big",
+      field: "result",
+      token: 9,
+      index: 0,
+      count: 2,
+      text: text.slice(0, half),
+    });
+    expect(el.querySelector(".cs-more")?.textContent).toBe(
+      "loading the full value… 977 of 1,954 KB",
+    );
+    model.receive({
+      kind: "held",
+      part: "big",
+      field: "result",
+      token: 9,
+      index: 1,
+      count: 2,
+      text: text.slice(half),
+    });
     await frame();
     const blob = el.querySelector('[data-part-id="big"] .cs-json-string');
     expect(blob?.textContent?.length).toBeGreaterThan(20_000);
@@ -214,12 +264,19 @@ describe("widget", () => {
 
   it("says at once that a held value needs the kernel when no kernel answered", async () => {
     const held = { result: { token: 3, size: 900_014, lengths: { "$/blob": 900_000 } } };
-    const tool = part("tool", { id: "big", state: "done", result: { blob: "y".repeat(400) }, held });
+    const tool = part("tool", {
+      id: "big",
+      state: "done",
+      result: { blob: "y".repeat(400) },
+      held,
+    });
     const model = new FakeModel({ snapshot: snapshot([tool], { seq: 4 }) });
     initialize(model);
     const { el } = render(model);
     await frame();
-    const more = Array.from(el.querySelectorAll(".cs-more")).find((b) => b.textContent?.includes("more chars"));
+    const more = Array.from(el.querySelectorAll(".cs-more")).find((b) =>
+      b.textContent?.includes("more chars"),
+    );
     (more as HTMLButtonElement).click();
     expect(model.sent.some((up) => up.kind === "fetch")).toBe(false);
     expect(el.textContent).toContain(NO_KERNEL);

@@ -3,8 +3,16 @@
  * parses the JSON once at the end and hands the value over. One fetch per held value at a
  * time, however many trees ask for it.
  */
-import { addPiece, assembledText, type Assembly, type HeldRequest, receivedBytes, type ReportLoad } from "./values";
+
 import type { HeldAnswer, Up } from "../model/wire";
+import {
+  type Assembly,
+  addPiece,
+  assembledText,
+  type HeldRequest,
+  type ReportLoad,
+  receivedBytes,
+} from "./values";
 
 /** Seconds without a piece after which the fetch counts as unanswered. */
 export const FETCH_TIMEOUT_MS = 30_000;
@@ -39,7 +47,8 @@ export class HeldFetcher {
   constructor(private readonly options: HeldFetcherOptions) {
     this.timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-    this.clearTimer = options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+    this.clearTimer =
+      options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
   }
 
   /** Ask for the whole value of `request` (once, while a fetch of it is under way). */
@@ -48,14 +57,23 @@ export class HeldFetcher {
     const known = this.pending.get(key);
     if (known !== undefined) {
       known.reports.add(report);
-      report({ state: "loading", received: receivedBytes(known.assembly, request.size), total: request.size });
+      report({
+        state: "loading",
+        received: receivedBytes(known.assembly, request.size),
+        total: request.size,
+      });
       return;
     }
     const pending: Pending = { request, assembly: null, reports: new Set([report]), timer: null };
     this.pending.set(key, pending);
     this.arm(key, pending);
     report({ state: "loading", received: 0, total: request.size });
-    this.options.send({ kind: "fetch", part: request.part, field: request.field, token: request.token });
+    this.options.send({
+      kind: "fetch",
+      part: request.part,
+      field: request.field,
+      token: request.token,
+    });
   }
 
   /** Take one `held` answer from the kernel. Answers nobody waits for are dropped. */
@@ -73,7 +91,8 @@ export class HeldFetcher {
     if (text === null) {
       this.arm(key, pending);
       const received = receivedBytes(step.assembly, pending.request.size);
-      for (const report of pending.reports) report({ state: "loading", received, total: pending.request.size });
+      for (const report of pending.reports)
+        report({ state: "loading", received, total: pending.request.size });
       return;
     }
     this.finish(key, pending);
@@ -99,7 +118,11 @@ export class HeldFetcher {
     if (pending.timer !== null) this.clearTimer(pending.timer);
     pending.timer = this.setTimer(() => {
       const seconds = Math.round(this.timeoutMs / 1000);
-      this.fail(key, pending, `no answer from the kernel in ${seconds} s: is a kernel connected to this notebook?`);
+      this.fail(
+        key,
+        pending,
+        `no answer from the kernel in ${seconds} s: is a kernel connected to this notebook?`,
+      );
     }, this.timeoutMs);
   }
 

@@ -71,8 +71,13 @@ export function addPiece(assembly: Assembly | null, answer: HeldAnswer): Assembl
     return { error: `a piece of the value came with index ${String(index)} of ${count}` };
   }
   if (typeof text !== "string") return { error: "a piece of the value came without its text" };
-  const start = assembly ?? { count, pieces: new Array<string | undefined>(count).fill(undefined), received: 0 };
-  if (start.count !== count) return { error: "the pieces of the value disagree on how many there are" };
+  const start = assembly ?? {
+    count,
+    pieces: new Array<string | undefined>(count).fill(undefined),
+    received: 0,
+  };
+  if (start.count !== count)
+    return { error: "the pieces of the value disagree on how many there are" };
   if (start.pieces[index] !== undefined) return { assembly: start };
   const pieces = start.pieces.slice();
   pieces[index] = text;

@@ -25,17 +25,20 @@ export function statesOf(part: Part): readonly StateMark[] {
  * set to undefined: deleting it would turn the object into a slower, larger dictionary.
  */
 export function compactStates(part: Part): void {
-  if (part.kind === "tool" && Array.isArray(part.states) && isImplied(part, part.states)) part.states = undefined;
+  if (part.kind === "tool" && Array.isArray(part.states) && isImplied(part, part.states))
+    part.states = undefined;
 }
 
 /** Give `part` an explicit history of its own again, ready to grow or be replaced. */
 export function expandStates(part: Part): void {
-  if (part.kind === "tool" && !Array.isArray(part.states)) part.states = statesOf(part).map((m) => [m[0], m[1]]);
+  if (part.kind === "tool" && !Array.isArray(part.states))
+    part.states = statesOf(part).map((m) => [m[0], m[1]]);
 }
 
 function isImplied(part: Part & { kind: "tool" }, states: readonly unknown[]): boolean {
   const first = states[0];
-  if (states.length === 0 || states.length > 2 || !isMark(first, part.t0, FIRST_STATE)) return false;
+  if (states.length === 0 || states.length > 2 || !isMark(first, part.t0, FIRST_STATE))
+    return false;
   if (states.length === 1) return part.state === FIRST_STATE;
   return part.state !== FIRST_STATE && part.t1 !== null && isMark(states[1], part.t1, part.state);
 }

@@ -28,11 +28,16 @@ export function savedSeq(value: SavedSnapshot): number {
 }
 
 /** The Snapshot of a packed value (deflate runs in the browser's stream machinery). */
-export async function unpack(packed: PackedSnapshot, maxBytes = MAX_UNPACKED_BYTES): Promise<Snapshot> {
+export async function unpack(
+  packed: PackedSnapshot,
+  maxBytes = MAX_UNPACKED_BYTES,
+): Promise<Snapshot> {
   const data = packed.data;
   // A copy into a plain ArrayBuffer: the view may sit on a shared or larger buffer.
   const bytes =
-    data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    data instanceof ArrayBuffer
+      ? new Uint8Array(data)
+      : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const stream = new Blob([bytes.slice()]).stream().pipeThrough(new DecompressionStream("deflate"));
   return JSON.parse(await readText(stream, maxBytes)) as Snapshot;
 }
@@ -75,6 +80,8 @@ export function readSaved(
     return;
   }
   unpack(value).then(adopt, (error: unknown) => {
-    fail(`the saved run could not be decoded (${error instanceof Error ? error.message : String(error)})`);
+    fail(
+      `the saved run could not be decoded (${error instanceof Error ? error.message : String(error)})`,
+    );
   });
 }

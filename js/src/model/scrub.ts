@@ -46,7 +46,14 @@ export function viewAt<S extends ScrubbableState>(state: S, t: number): S {
   const rows = state.rows.slice(0, countUpTo(state.rows, t));
   const transient = state.transient.filter((item) => item.t <= t);
   const counted = state.rowsLoaded === false ? null : rows;
-  const past = { ...state, run: runAt(state.run, t, counted, parts, transient), parts, byId, rows, transient };
+  const past = {
+    ...state,
+    run: runAt(state.run, t, counted, parts, transient),
+    parts,
+    byId,
+    rows,
+    transient,
+  };
   if (state.indexOf !== undefined) past.indexOf = indexOf;
   return past;
 }
@@ -77,7 +84,9 @@ function runAt(
   if (run.elapsedMs <= t) return run;
   let chunkCount = transient.length;
   if (rows !== null) for (const row of rows) chunkCount += row.n;
-  else for (const part of parts) if (typeof part.chunk === "number") chunkCount = Math.max(chunkCount, part.chunk + 1);
+  else
+    for (const part of parts)
+      if (typeof part.chunk === "number") chunkCount = Math.max(chunkCount, part.chunk + 1);
   return {
     ...run,
     status: chunkCount === 0 ? "waiting" : "running",
@@ -158,8 +167,11 @@ function partAt(part: Part, t: number): Part {
         result: state === "done" ? part.result : null,
         error: state === "error" || state === "denied" ? part.error : null,
         approval:
-          hadState(states, "awaiting-approval") || state === "awaiting-approval" ? part.approval : null,
-        suspendPayload: hadState(states, "suspended") || state === "suspended" ? part.suspendPayload : null,
+          hadState(states, "awaiting-approval") || state === "awaiting-approval"
+            ? part.approval
+            : null,
+        suspendPayload:
+          hadState(states, "suspended") || state === "suspended" ? part.suspendPayload : null,
       };
     }
     case "background": {
@@ -167,7 +179,9 @@ function partAt(part: Part, t: number): Part {
       const states = statesUpTo(history, t);
       const recorded = stateAt(history, t);
       const state = (recorded ??
-        (endedByT || !TERMINAL_BACKGROUND.has(part.state) ? part.state : "running")) as typeof part.state;
+        (endedByT || !TERMINAL_BACKGROUND.has(part.state)
+          ? part.state
+          : "running")) as typeof part.state;
       return {
         ...part,
         t1,
@@ -182,7 +196,8 @@ function partAt(part: Part, t: number): Part {
       const history = statesOf(part);
       const states = statesUpTo(history, t);
       const recorded = stateAt(history, t);
-      const status = recorded ?? (endedByT || !TERMINAL_WSTEP.has(part.status) ? part.status : "running");
+      const status =
+        recorded ?? (endedByT || !TERMINAL_WSTEP.has(part.status) ? part.status : "running");
       return {
         ...part,
         t1,
@@ -193,7 +208,9 @@ function partAt(part: Part, t: number): Part {
       };
     }
     case "run":
-      return endedByT ? { ...part } : { ...part, t1, status: "running", finishReason: null, usage: null };
+      return endedByT
+        ? { ...part }
+        : { ...part, t1, status: "running", finishReason: null, usage: null };
     case "step":
       return endedByT ? { ...part } : { ...part, t1, finishReason: null, usage: null };
     case "workflow":

@@ -92,8 +92,14 @@ function place(tree: Tree, node: PartNode): void {
 }
 
 function noteMissing(tree: Tree, part: Part): void {
-  if (part.parent !== null && part.parent !== part.id && !tree.nodes.has(part.parent)) tree.missing.add(part.parent);
-  if (part.kind !== "step" && part.step !== null && part.step !== part.id && !tree.nodes.has(part.step)) {
+  if (part.parent !== null && part.parent !== part.id && !tree.nodes.has(part.parent))
+    tree.missing.add(part.parent);
+  if (
+    part.kind !== "step" &&
+    part.step !== null &&
+    part.step !== part.id &&
+    !tree.nodes.has(part.step)
+  ) {
     tree.missing.add(part.step);
   }
 }
@@ -103,7 +109,11 @@ function noteMissing(tree: Tree, part: Part): void {
 function placeTopLevel(tree: Tree, node: PartNode): void {
   const part = node.part;
   if (part.kind === "step") {
-    tree.blocks.push({ key: part.id, step: part as StepPart, nodes: (node as MutableNode).children });
+    tree.blocks.push({
+      key: part.id,
+      step: part as StepPart,
+      nodes: (node as MutableNode).children,
+    });
     return;
   }
   let loose = tree.blocks[tree.blocks.length - 1];
@@ -123,7 +133,12 @@ function placeTopLevel(tree: Tree, node: PartNode): void {
 export function blockBuilder(): (state: StoreState) => TranscriptBlock[] {
   let built: { state: StoreState; structureRev: number; count: number; tree: Tree } | null = null;
   return (state) => {
-    if (built === null || built.state !== state || built.structureRev !== state.structureRev || !extend(built.tree, state.parts, built.count)) {
+    if (
+      built === null ||
+      built.state !== state ||
+      built.structureRev !== state.structureRev ||
+      !extend(built.tree, state.parts, built.count)
+    ) {
       built = { state, structureRev: state.structureRev, count: 0, tree: buildTree(state.parts) };
     }
     built.count = state.parts.length;
@@ -231,18 +246,26 @@ export function statusView(state: StoreState, now: number): StatusView {
 /** Rough token count of the streamed text and reasoning: four characters per token. */
 function estimateTokens(state: StoreState): number {
   let chars = 0;
-  for (const part of textPartsOf(state)) if (typeof part.text === "string") chars += part.text.length;
+  for (const part of textPartsOf(state))
+    if (typeof part.text === "string") chars += part.text.length;
   return Math.round(chars / 4);
 }
 
 /** The text and reasoning parts of a state, found once: the status bar asks every frame,
  * and a run of 50k tool calls has few of them among many parts. Parts are only appended
  * while `structureRev` stays the same, so the list grows with them. */
-const textPartLists = new WeakMap<StoreState, { structureRev: number; scanned: number; found: (TextPart | ReasoningPart)[] }>();
+const textPartLists = new WeakMap<
+  StoreState,
+  { structureRev: number; scanned: number; found: (TextPart | ReasoningPart)[] }
+>();
 
 function textPartsOf(state: StoreState): readonly (TextPart | ReasoningPart)[] {
   let list = textPartLists.get(state);
-  if (list === undefined || list.structureRev !== state.structureRev || list.scanned > state.parts.length) {
+  if (
+    list === undefined ||
+    list.structureRev !== state.structureRev ||
+    list.scanned > state.parts.length
+  ) {
     list = { structureRev: state.structureRev, scanned: 0, found: [] };
     textPartLists.set(state, list);
   }

@@ -142,7 +142,11 @@ export function fromSnapshot(s: Snapshot, transient: TransientItem[] = []): Stor
  * snapshot, which returns a new state. `receivedAt` is the wall-clock time the message
  * arrived, used to keep the elapsed-time display ticking between messages.
  */
-export function applyDown(state: StoreState, msg: Down, receivedAt: number | null = null): StoreState {
+export function applyDown(
+  state: StoreState,
+  msg: Down,
+  receivedAt: number | null = null,
+): StoreState {
   if (!isRecord(msg)) {
     note(state, `message is not an object: ${preview(msg)}`);
     return bump(state);
@@ -182,7 +186,8 @@ export function applyDown(state: StoreState, msg: Down, receivedAt: number | nul
     return state;
   }
   // (`isRecord` narrowed the interface members of Down away.)
-  if ((msg as { kind?: unknown }).kind === "rows") return applyRows(state, msg as unknown as RowsPiece);
+  if ((msg as { kind?: unknown }).kind === "rows")
+    return applyRows(state, msg as unknown as RowsPiece);
   note(state, `unknown message kind: ${preview((msg as { kind?: unknown }).kind)}`);
   return bump(state);
 }
@@ -190,8 +195,16 @@ export function applyDown(state: StoreState, msg: Down, receivedAt: number | nul
 /** Gather the pieces of the rows answer; the whole list replaces `rows` once complete. */
 function applyRows(state: StoreState, msg: RowsPiece): StoreState {
   if (state.needsResync) return state; // the coming snapshot carries the rows
-  if (typeof msg.seq !== "number" || typeof msg.offset !== "number" || typeof msg.total !== "number" || !Array.isArray(msg.rows)) {
-    note(state, `rows message without numeric seq, offset and total and a rows list: ${preview(msg)}`);
+  if (
+    typeof msg.seq !== "number" ||
+    typeof msg.offset !== "number" ||
+    typeof msg.total !== "number" ||
+    !Array.isArray(msg.rows)
+  ) {
+    note(
+      state,
+      `rows message without numeric seq, offset and total and a rows list: ${preview(msg)}`,
+    );
     return bump(state);
   }
   if (msg.seq !== state.seq) {
@@ -199,7 +212,10 @@ function applyRows(state: StoreState, msg: RowsPiece): StoreState {
     // expected (the snapshot will hold them); after, something was lost.
     if (!state.snapshotSeen) return state;
     state.needsResync = true;
-    note(state, `chunk rows for batch ${msg.seq} arrived at batch ${state.seq}: asking for a snapshot`);
+    note(
+      state,
+      `chunk rows for batch ${msg.seq} arrived at batch ${state.seq}: asking for a snapshot`,
+    );
     return bump(state);
   }
   if (msg.offset === 0) state.incomingRows = [];
@@ -207,7 +223,10 @@ function applyRows(state: StoreState, msg: RowsPiece): StoreState {
   if (incoming === null || msg.offset !== incoming.length) {
     state.incomingRows = null;
     state.needsResync = true;
-    note(state, `chunk rows from ${msg.offset} arrived after ${incoming?.length ?? 0} of them: asking for a snapshot`);
+    note(
+      state,
+      `chunk rows from ${msg.offset} arrived after ${incoming?.length ?? 0} of them: asking for a snapshot`,
+    );
     return bump(state);
   }
   for (const row of msg.rows) {
@@ -228,8 +247,13 @@ function applyRows(state: StoreState, msg: RowsPiece): StoreState {
  * transient items and the "snapshot message seen" flag are kept. Returns `state` unchanged
  * when the snapshot is not newer.
  */
-export function adoptSaved(state: StoreState, snapshot: Snapshot | null, receivedAt: number | null = null): StoreState {
-  if (!isRecord(snapshot) || typeof snapshot.seq !== "number" || snapshot.seq <= state.seq) return state;
+export function adoptSaved(
+  state: StoreState,
+  snapshot: Snapshot | null,
+  receivedAt: number | null = null,
+): StoreState {
+  if (!isRecord(snapshot) || typeof snapshot.seq !== "number" || snapshot.seq <= state.seq)
+    return state;
   const next = fromSnapshot(snapshot, state.transient);
   next.version = state.version + 1;
   for (const id of next.byId.keys()) next.partRev.set(id, next.version);
@@ -253,7 +277,13 @@ export function adoptSaved(state: StoreState, snapshot: Snapshot | null, receive
  * drop its `held` entry: a local update of that one part. Only when the part still holds
  * the field under `token`; a newer value (a new token) wins. Returns whether it applied.
  */
-export function fillHeld(state: StoreState, partId: string, field: string, token: number, value: unknown): boolean {
+export function fillHeld(
+  state: StoreState,
+  partId: string,
+  field: string,
+  token: number,
+  value: unknown,
+): boolean {
   const part = state.byId.get(partId);
   if (part === undefined || heldEntry(part, field)?.token !== token) return false;
   writeField(part, field, value);
@@ -377,7 +407,8 @@ function addRow(state: StoreState, row: ChunkRow): void {
     return;
   }
   const last = state.rows[state.rows.length - 1];
-  if (last !== undefined && last.i === row.i) state.rows[state.rows.length - 1] = { ...last, ...row };
+  if (last !== undefined && last.i === row.i)
+    state.rows[state.rows.length - 1] = { ...last, ...row };
   else state.rows.push({ ...row });
 }
 
@@ -399,13 +430,17 @@ function addTransient(state: StoreState, item: TransientItem): void {
 }
 
 function missingPart(state: StoreState, what: string, id: unknown): void {
-  note(state, `${what} op names part ${preview(id)}, which this view does not have: asking for a snapshot`);
+  note(
+    state,
+    `${what} op names part ${preview(id)}, which this view does not have: asking for a snapshot`,
+  );
   state.needsResync = true;
 }
 
 function note(state: StoreState, problem: string): void {
   state.problems.push(problem);
-  if (state.problems.length > PROBLEM_CAP) state.problems.splice(0, state.problems.length - PROBLEM_CAP);
+  if (state.problems.length > PROBLEM_CAP)
+    state.problems.splice(0, state.problems.length - PROBLEM_CAP);
 }
 
 function bump(state: StoreState): StoreState {
@@ -417,9 +452,11 @@ function bump(state: StoreState): StoreState {
  * out: see history.ts). */
 function copyPart(part: Part): Part {
   const copy = { ...part };
-  if ("marks" in copy && Array.isArray(copy.marks)) copy.marks = copy.marks.map((m) => [m[0], m[1]]);
+  if ("marks" in copy && Array.isArray(copy.marks))
+    copy.marks = copy.marks.map((m) => [m[0], m[1]]);
   compactStates(copy);
-  if ("states" in copy && Array.isArray(copy.states)) copy.states = copy.states.map((m) => [m[0], m[1]]);
+  if ("states" in copy && Array.isArray(copy.states))
+    copy.states = copy.states.map((m) => [m[0], m[1]]);
   return copy;
 }
 
@@ -455,7 +492,10 @@ export interface Store {
   report(problem: string): void;
 }
 
-export function createStore(initial: StoreState = emptyState(), clock: () => number = Date.now): Store {
+export function createStore(
+  initial: StoreState = emptyState(),
+  clock: () => number = Date.now,
+): Store {
   let state = initial;
   const listeners = new Set<StoreListener>();
   const notify = () => {

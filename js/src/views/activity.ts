@@ -2,12 +2,13 @@
  * The activity strip: transient items (live-only `data-*` chunks), newest first. They are
  * never saved, and the strip says so.
  */
-import { h, setText } from "./dom";
-import { progressBar, progressOf } from "./progress";
+
 import type { Store } from "../model/store";
-import { preview } from "../util";
-import { schedule, unschedule } from "./frame";
 import type { TransientItem } from "../model/wire";
+import { preview } from "../util";
+import { h, setText } from "./dom";
+import { schedule, unschedule } from "./frame";
+import { progressBar, progressOf } from "./progress";
 
 /** How many items are drawn; the rest are counted. */
 export const ACTIVITY_SHOWN = 12;
@@ -21,7 +22,11 @@ export class ActivityStrip {
 
   constructor() {
     const head = h("div", "cs-activity-head");
-    head.append(h("strong", "", "Live activity"), h("span", "cs-tag", "live only, not saved"), this.count);
+    head.append(
+      h("strong", "", "Live activity"),
+      h("span", "cs-tag", "live only, not saved"),
+      this.count,
+    );
     this.el.append(head, this.list);
     this.el.hidden = true;
   }
@@ -32,7 +37,10 @@ export class ActivityStrip {
     this.drawnRev = rev;
     this.el.hidden = items.length === 0;
     const shown = items.slice(-ACTIVITY_SHOWN).reverse();
-    setText(this.count, items.length > shown.length ? `${items.length - shown.length} older not shown` : "");
+    setText(
+      this.count,
+      items.length > shown.length ? `${items.length - shown.length} older not shown` : "",
+    );
     this.list.replaceChildren(...shown.map(itemRow));
   }
 }
@@ -44,7 +52,10 @@ function itemRow(item: TransientItem): HTMLElement {
   if (progress !== null) {
     row.append(progressBar(progress, label));
   } else {
-    row.append(h("span", "cs-label", label), h("code", "cs-activity-data", preview(item.data, 200)));
+    row.append(
+      h("span", "cs-label", label),
+      h("code", "cs-activity-data", preview(item.data, 200)),
+    );
   }
   return row;
 }

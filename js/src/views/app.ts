@@ -3,13 +3,14 @@
  * live activity strip and the panels. Every view of a model draws from the same store but
  * keeps its own selection, scrub time and open tab.
  */
+
+import { relayWholeRequests } from "../held/relay";
+import type { FetchHeld } from "../held/values";
+import type { Store } from "../model/store";
 import { mountActivity } from "./activity";
 import { h, setText } from "./dom";
-import type { FetchHeld } from "../held/values";
-import { relayWholeRequests } from "../held/relay";
 import { createShared, type MountPanel, type PanelContext } from "./panel";
 import { mountStatus } from "./status";
-import type { Store } from "../model/store";
 import { mountTranscript, type PastState } from "./transcript/view";
 
 export type TabName = "transcript" | "timeline" | "chunks";
@@ -94,7 +95,11 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
     panels.set(name, panel);
   }
 
-  const transcript = mountTranscript(panels.get("transcript") as HTMLElement, ctx, options.pastState);
+  const transcript = mountTranscript(
+    panels.get("transcript") as HTMLElement,
+    ctx,
+    options.pastState,
+  );
   mounted.add("transcript");
   cleanups.push(() => transcript.unmount());
 
@@ -127,7 +132,8 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   if (options.fetchHeld !== undefined) cleanups.push(relayWholeRequests(root, options.fetchHeld));
   cleanups.push(mountStatus(statusSlot, store, options.onStop));
   cleanups.push(mountActivity(activitySlot, store));
-  const drawTitle = () => setText(title, store.get().run.title || options.fallbackTitle() || "StreamView");
+  const drawTitle = () =>
+    setText(title, store.get().run.title || options.fallbackTitle() || "StreamView");
   drawTitle();
   cleanups.push(store.subscribe(drawTitle));
 

@@ -7,7 +7,7 @@
  * fields"): the tree then shows the full sizes, and asks for the whole value once when the
  * user wants more than the preview has.
  */
-import { loadingLabel, type LoadStatus, type ReportLoad } from "../held/values";
+import { type LoadStatus, loadingLabel, type ReportLoad } from "../held/values";
 
 /** Entries of an array or object shown at first, and added per "show more". */
 export const ENTRY_PAGE = 100;
@@ -86,7 +86,8 @@ export class JsonTree {
       const wasLoading = this.load?.state === "loading";
       this.load = status;
       if (status.state === "loading" && wasLoading) {
-        for (const button of this.loadingButtons) button.textContent = loadingLabel(status.received, status.total);
+        for (const button of this.loadingButtons)
+          button.textContent = loadingLabel(status.received, status.total);
       } else {
         this.redraw();
       }
@@ -129,7 +130,13 @@ export class JsonTree {
     return row;
   }
 
-  private container(row: HTMLElement, key: string | undefined, value: object, path: string, depth: number): void {
+  private container(
+    row: HTMLElement,
+    key: string | undefined,
+    value: object,
+    path: string,
+    depth: number,
+  ): void {
     const isArray = Array.isArray(value);
     const keys = isArray ? null : Object.keys(value);
     const available = isArray ? (value as unknown[]).length : (keys as string[]).length;
@@ -159,8 +166,10 @@ export class JsonTree {
     const limit = this.shown.get(path) ?? ENTRY_PAGE;
     const count = Math.min(available, limit);
     for (let k = 0; k < count; k++) {
-      const childKey = isArray ? String(k) : (keys as string[])[k] ?? "";
-      const child = isArray ? (value as unknown[])[k] : (value as Record<string, unknown>)[childKey];
+      const childKey = isArray ? String(k) : ((keys as string[])[k] ?? "");
+      const child = isArray
+        ? (value as unknown[])[k]
+        : (value as Record<string, unknown>)[childKey];
       body.append(this.node(childKey, child, `${path}/${escapeKey(childKey)}`, depth + 1));
     }
     if (size > count) {
@@ -177,7 +186,13 @@ export class JsonTree {
     row.append(body);
   }
 
-  private redrawRow(row: HTMLElement, key: string | undefined, value: unknown, path: string, depth: number): void {
+  private redrawRow(
+    row: HTMLElement,
+    key: string | undefined,
+    value: unknown,
+    path: string,
+    depth: number,
+  ): void {
     row.replaceWith(this.node(key, value, path, depth));
   }
 
@@ -206,7 +221,8 @@ export class JsonTree {
       return wrap;
     }
     span.className = `cs-json-${value === null ? "null" : typeof value}`;
-    span.textContent = value === undefined ? "undefined" : typeof value === "bigint" ? `${value}n` : String(value);
+    span.textContent =
+      value === undefined ? "undefined" : typeof value === "bigint" ? `${value}n` : String(value);
     return span;
   }
 }

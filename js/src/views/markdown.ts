@@ -48,9 +48,13 @@ function getPurifier(): DOMPurify | null {
       if (!isAllowedImageUrl(src)) node.removeAttribute("src");
     }
   });
-  const probe = instance.sanitize('<img src="x" onerror="x()"><b>b</b>', { RETURN_DOM_FRAGMENT: true });
+  const probe = instance.sanitize('<img src="x" onerror="x()"><b>b</b>', {
+    RETURN_DOM_FRAGMENT: true,
+  });
   const works =
-    instance.isSupported && probe.querySelector("[onerror]") === null && probe.querySelector("b") !== null;
+    instance.isSupported &&
+    probe.querySelector("[onerror]") === null &&
+    probe.querySelector("b") !== null;
   purifier = works ? instance : null;
   return purifier;
 }
@@ -153,7 +157,8 @@ export class MarkdownView {
     // Commit the complete blocks found in a bounded window, so one frame never renders more
     // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame.
     const small = tail.length <= COMMIT_BUDGET;
-    const cut = final && small ? 0 : completePrefixLength(small ? tail : tail.slice(0, COMMIT_BUDGET));
+    const cut =
+      final && small ? 0 : completePrefixLength(small ? tail : tail.slice(0, COMMIT_BUDGET));
     if (cut > 0) {
       const block = document.createElement("div");
       block.className = "cs-md-block";
@@ -172,7 +177,8 @@ export class MarkdownView {
       // A block this large (or the rest of a text still being committed) is drawn as plain
       // text: rendering it as markdown in one go would freeze the page.
       this.showPlain(text, this.committed.length);
-      if (this.live.firstChild !== this.plain || this.live.childNodes.length > 1) this.live.replaceChildren(this.plain);
+      if (this.live.firstChild !== this.plain || this.live.childNodes.length > 1)
+        this.live.replaceChildren(this.plain);
     } else {
       this.live.replaceChildren(renderMarkdown(tail));
     }

@@ -16,7 +16,8 @@ export interface Progress {
  * null when the value has none of them as finite numbers.
  */
 export function progressOf(data: unknown): Progress | null {
-  if (typeof data === "number" && Number.isFinite(data)) return fromShare(data > 1 ? data / 100 : data);
+  if (typeof data === "number" && Number.isFinite(data))
+    return fromShare(data > 1 ? data / 100 : data);
   if (!isRecord(data)) return null;
   const { percent, progress, current, total } = data;
   if (isNumber(percent)) return fromShare(percent / 100);

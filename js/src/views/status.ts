@@ -2,11 +2,12 @@
  * The status bar: status, elapsed time (ticking while the run goes on), time to first token,
  * chunk count, tokens/s, usage, finish reason, wire problems, and the Stop button.
  */
-import { formatSeconds, h, setText } from "./dom";
+
 import { statusView } from "../model/selectors";
 import type { Store } from "../model/store";
-import { Badge } from "./transcript/sections";
+import { formatSeconds, h, setText } from "./dom";
 import { schedule, unschedule } from "./frame";
+import { Badge } from "./transcript/sections";
 
 /** How often the elapsed time is refreshed while the run goes on. */
 const TICK_MS = 200;
@@ -72,7 +73,8 @@ export class StatusBar {
     setText(this.usage, view.usage.map((u) => `${u.label} ${u.value}`).join(" · "));
     setText(this.finish, view.finishReason === null ? "" : `finish: ${view.finishReason}`);
     setText(this.error, view.error ?? "");
-    for (const stat of [this.ttft, this.rate, this.usage, this.finish, this.error]) stat.hidden = !stat.textContent;
+    for (const stat of [this.ttft, this.rate, this.usage, this.finish, this.error])
+      stat.hidden = !stat.textContent;
     this.stop.disabled = view.ended;
     const problemsKey = `${state.problems.length}:${state.problems[state.problems.length - 1] ?? ""}`;
     if (problemsKey !== this.drawnProblems) {

@@ -1,11 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { addPiece, assembledText, type Assembly, heldEntry, heldWithout, type LoadStatus, loadingLabel } from "../../src/held/values";
 import { HeldFetcher } from "../../src/held/fetcher";
+import {
+  type Assembly,
+  addPiece,
+  assembledText,
+  heldEntry,
+  heldWithout,
+  type LoadStatus,
+  loadingLabel,
+} from "../../src/held/values";
 import { createStore, fromSnapshot } from "../../src/model/store";
 import type { HeldAnswer, Up } from "../../src/model/wire";
 import { part, partIn, snapshot } from "../helpers";
 
-const answer = (fields: Partial<HeldAnswer>): HeldAnswer => ({ kind: "held", part: "p", field: "result", token: 1, ...fields });
+const answer = (fields: Partial<HeldAnswer>): HeldAnswer => ({
+  kind: "held",
+  part: "p",
+  field: "result",
+  token: 1,
+  ...fields,
+});
 
 /** Fold answers one after the other; the last step. */
 function assemble(answers: HeldAnswer[]): Assembly | string {
@@ -25,8 +39,12 @@ describe("heldEntry", () => {
     expect(heldEntry(part("tool", { held }), "args")).toBeNull();
     // A value that looks like the record is just a value.
     expect(heldEntry(part("tool", { result: { held } }), "result")).toBeNull();
-    expect(heldEntry(part("tool", { held: { result: { token: "3", size: 1, lengths: {} } } }), "result")).toBeNull();
-    expect(heldEntry(part("tool", { held: { result: { token: 3, size: 1, lengths: [] } } }), "result")).toBeNull();
+    expect(
+      heldEntry(part("tool", { held: { result: { token: "3", size: 1, lengths: {} } } }), "result"),
+    ).toBeNull();
+    expect(
+      heldEntry(part("tool", { held: { result: { token: 3, size: 1, lengths: [] } } }), "result"),
+    ).toBeNull();
     expect(heldEntry(part("tool", { held: null }), "result")).toBeNull();
   });
 
@@ -41,14 +59,19 @@ describe("heldEntry", () => {
 describe("addPiece", () => {
   it("puts pieces together in index order whatever order they arrive in", () => {
     const pieces = ['{"a":', '"xy', 'z"}'];
-    const result = assemble([2, 0, 1].map((k) => answer({ index: k, count: 3, text: pieces[k] ?? "" })));
+    const result = assemble(
+      [2, 0, 1].map((k) => answer({ index: k, count: 3, text: pieces[k] ?? "" })),
+    );
     expect(typeof result).toBe("object");
     const assembly = result as Assembly;
     expect(assembledText(assembly)).toBe('{"a":"xyz"}');
   });
 
   it("waits for every piece, and a repeated piece counts once", () => {
-    const result = assemble([answer({ index: 0, count: 2, text: "[1" }), answer({ index: 0, count: 2, text: "[1" })]);
+    const result = assemble([
+      answer({ index: 0, count: 2, text: "[1" }),
+      answer({ index: 0, count: 2, text: "[1" }),
+    ]);
     expect((result as Assembly).received).toBe(1);
     expect(assembledText(result as Assembly)).toBeNull();
   });
@@ -57,7 +80,12 @@ describe("addPiece", () => {
     expect(assemble([answer({ error: "stale token" })])).toBe("stale token");
     expect(assemble([answer({ index: 2, count: 2, text: "x" })])).toMatch(/index 2 of 2/);
     expect(assemble([answer({ index: 0, count: 0, text: "x" })])).toMatch(/count/);
-    expect(assemble([answer({ index: 0, count: 2, text: "x" }), answer({ index: 1, count: 3, text: "y" })])).toMatch(/disagree/);
+    expect(
+      assemble([
+        answer({ index: 0, count: 2, text: "x" }),
+        answer({ index: 1, count: 3, text: "y" }),
+      ]),
+    ).toMatch(/disagree/);
     expect(assemble([answer({ index: 0, count: 1 })])).toMatch(/text/);
   });
 
@@ -67,7 +95,15 @@ describe("addPiece", () => {
 });
 
 /** A fetcher with a store, hand-driven timers and a record of what it sent and reported. */
-function fetcherWith(parts = [part("tool", { id: "p", result: { rows: [1] }, held: { result: { token: 1, size: 100, lengths: { "$/rows": 3 } } } })]) {
+function fetcherWith(
+  parts = [
+    part("tool", {
+      id: "p",
+      result: { rows: [1] },
+      held: { result: { token: 1, size: 100, lengths: { "$/rows": 3 } } },
+    }),
+  ],
+) {
   const store = createStore(fromSnapshot(snapshot(parts)));
   const sent: Up[] = [];
   const timers = new Map<number, () => void>();
@@ -133,7 +169,18 @@ describe("HeldFetcher", () => {
     const { store, fetcher, reports, request } = fetcherWith();
     fetcher.fetch(request, (s) => reports.push(s));
     // A newer cut of the field arrives meanwhile.
-    store.dispatch({ kind: "batch", seq: 1, ops: [{ op: "set", id: "p", t: 1, set: { result: { rows: [] }, held: { result: { token: 2, size: 9, lengths: {} } } } }] });
+    store.dispatch({
+      kind: "batch",
+      seq: 1,
+      ops: [
+        {
+          op: "set",
+          id: "p",
+          t: 1,
+          set: { result: { rows: [] }, held: { result: { token: 2, size: 9, lengths: {} } } },
+        },
+      ],
+    });
     fetcher.receive(answer({ index: 0, count: 1, text: '{"rows":[1,2,3]}' }));
     expect(partIn(store.get().byId, "p", "tool")?.result).toEqual({ rows: [] });
     expect(reports.at(-1)?.state).toBe("failed");
@@ -142,8 +189,13 @@ describe("HeldFetcher", () => {
 
 describe("store.fillHeld", () => {
   it("applies a fetched value only when the token matches, and marks the part changed", () => {
-    const held = { result: { token: 4, size: 10, lengths: {} }, args: { token: 5, size: 10, lengths: {} } };
-    const store = createStore(fromSnapshot(snapshot([part("tool", { id: "p", result: "pre", args: "pre", held })])));
+    const held = {
+      result: { token: 4, size: 10, lengths: {} },
+      args: { token: 5, size: 10, lengths: {} },
+    };
+    const store = createStore(
+      fromSnapshot(snapshot([part("tool", { id: "p", result: "pre", args: "pre", held })])),
+    );
     let notified = 0;
     store.subscribe(() => notified++);
     expect(store.fillHeld("p", "result", 3, "whole")).toBe(false);

@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { PACKED_ENCODING } from "../../src/model/wire";
-import { isPacked, type PackedSnapshot, readSaved, savedSeq, unpack } from "../../src/model/persisted";
+import {
+  isPacked,
+  type PackedSnapshot,
+  readSaved,
+  savedSeq,
+  unpack,
+} from "../../src/model/persisted";
 import type { Snapshot } from "../../src/model/wire";
+import { PACKED_ENCODING } from "../../src/model/wire";
 import { part, snapshot } from "../helpers";
 
 async function deflate(text: string): Promise<Uint8Array> {
-  const stream = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate"));
+  const stream = new Blob([new TextEncoder().encode(text)])
+    .stream()
+    .pipeThrough(new CompressionStream("deflate"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -13,7 +21,12 @@ function pack(snap: Snapshot, data: Uint8Array): PackedSnapshot {
   // The widget manager hands buffers over as DataViews, often onto a larger buffer.
   const padded = new Uint8Array(data.byteLength + 16);
   padded.set(data, 8);
-  return { v: 1, seq: snap.seq, encoding: PACKED_ENCODING, data: new DataView(padded.buffer, 8, data.byteLength) };
+  return {
+    v: 1,
+    seq: snap.seq,
+    encoding: PACKED_ENCODING,
+    data: new DataView(padded.buffer, 8, data.byteLength),
+  };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -31,9 +44,19 @@ describe("saved snapshots", () => {
 
   it("adopts a plain snapshot at once and a packed one after decoding, when newer", async () => {
     const adopted: Snapshot[] = [];
-    readSaved(snap, 3, (s) => adopted.push(s), () => {});
+    readSaved(
+      snap,
+      3,
+      (s) => adopted.push(s),
+      () => {},
+    );
     expect(adopted).toHaveLength(1);
-    readSaved(pack(snap, await deflate(JSON.stringify(snap))), 3, (s) => adopted.push(s), () => {});
+    readSaved(
+      pack(snap, await deflate(JSON.stringify(snap))),
+      3,
+      (s) => adopted.push(s),
+      () => {},
+    );
     await settle();
     expect(adopted).toHaveLength(2);
     expect(adopted[1]).toEqual(snap);
@@ -42,7 +65,12 @@ describe("saved snapshots", () => {
   it("never decodes a packed snapshot the store is already past", async () => {
     const calls: string[] = [];
     const garbage = pack(snap, new Uint8Array([1, 2, 3, 4]));
-    readSaved(garbage, 9, () => calls.push("adopt"), (m) => calls.push(m));
+    readSaved(
+      garbage,
+      9,
+      () => calls.push("adopt"),
+      (m) => calls.push(m),
+    );
     await settle();
     expect(calls).toEqual([]);
   });
@@ -54,7 +82,12 @@ describe("saved snapshots", () => {
 
   it("reports a packed snapshot that cannot be decoded, and adopts nothing", async () => {
     const calls: string[] = [];
-    readSaved(pack(snap, new Uint8Array([1, 2, 3, 4])), 0, () => calls.push("adopt"), (m) => calls.push(m));
+    readSaved(
+      pack(snap, new Uint8Array([1, 2, 3, 4])),
+      0,
+      () => calls.push("adopt"),
+      (m) => calls.push(m),
+    );
     await settle();
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatch(/^the saved run could not be decoded/);

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { viewAt } from "../../src/model/scrub";
 import { fromSnapshot } from "../../src/model/store";
-import type { Part, TextPart, ToolCall, BackgroundTask, WorkflowStep } from "../../src/model/wire";
-import { background, row, runInfo, step, stateOf, text, tool, wstep } from "../views/timeline/builders";
+import type { BackgroundTask, Part, TextPart, ToolCall, WorkflowStep } from "../../src/model/wire";
+import {
+  background,
+  row,
+  runInfo,
+  stateOf,
+  step,
+  text,
+  tool,
+  wstep,
+} from "../views/timeline/builders";
 
 function finishedRun() {
   const parts: Part[] = [
@@ -12,20 +21,69 @@ function finishedRun() {
       [60, 11],
       [300, 18],
     ]),
-    tool("k", "search", [[310, "input-streaming"], [340, "running"], [500, "awaiting-approval"], [560, "running"], [700, "done"]], 700, {
-      result: { hits: 2 },
-      approval: { approved: true },
-    }),
-    tool("bad", "fetch", [[320, "running"], [650, "error"]], 650, { error: "timeout" }),
-    background("bg", [[350, "started"], [360, "running"], [800, "completed"]], 800, { progress: 1, result: "ok" }),
-    wstep("ws", "prepare", [[400, "running"], [450, "suspended"], [600, "running"], [820, "success"]], 820, {
-      output: { ready: true },
-    }),
+    tool(
+      "k",
+      "search",
+      [
+        [310, "input-streaming"],
+        [340, "running"],
+        [500, "awaiting-approval"],
+        [560, "running"],
+        [700, "done"],
+      ],
+      700,
+      {
+        result: { hits: 2 },
+        approval: { approved: true },
+      },
+    ),
+    tool(
+      "bad",
+      "fetch",
+      [
+        [320, "running"],
+        [650, "error"],
+      ],
+      650,
+      { error: "timeout" },
+    ),
+    background(
+      "bg",
+      [
+        [350, "started"],
+        [360, "running"],
+        [800, "completed"],
+      ],
+      800,
+      { progress: 1, result: "ok" },
+    ),
+    wstep(
+      "ws",
+      "prepare",
+      [
+        [400, "running"],
+        [450, "suspended"],
+        [600, "running"],
+        [820, "success"],
+      ],
+      820,
+      {
+        output: { ready: true },
+      },
+    ),
     text("late", 850, 890, "bye", [[850, 3]]),
   ];
-  const rows = [row(0, 0, "start", "control"), row(1, 20, "text-delta", "text", "t", 3), row(2, 310, "tool-call", "tools", "k"), row(3, 850, "text-delta", "text", "late")];
+  const rows = [
+    row(0, 0, "start", "control"),
+    row(1, 20, "text-delta", "text", "t", 3),
+    row(2, 310, "tool-call", "tools", "k"),
+    row(3, 850, "text-delta", "text", "late"),
+  ];
   const state = stateOf(runInfo({ elapsedMs: 900, ttftMs: 20 }), parts, rows);
-  state.transient.push({ t: 100, i: 9, type: "data-progress", id: null, data: 1 }, { t: 880, i: 10, type: "data-progress", id: null, data: 2 });
+  state.transient.push(
+    { t: 100, i: 9, type: "data-progress", id: null, data: 1 },
+    { t: 880, i: 10, type: "data-progress", id: null, data: 2 },
+  );
   return state;
 }
 
@@ -40,7 +98,10 @@ describe("viewAt", () => {
     expect(at(300)).toBe("Hello there, world");
     const past = viewAt(state, 100).byId.get("t") as TextPart;
     expect(past.t1).toBeNull();
-    expect(past.marks).toEqual([[20, 5], [60, 11]]);
+    expect(past.marks).toEqual([
+      [20, 5],
+      [60, 11],
+    ]);
   });
 
   it("gives tools the state they had at t and hides what arrived later", () => {
@@ -48,7 +109,12 @@ describe("viewAt", () => {
     const at = (t: number) => viewAt(state, t).byId.get("k") as ToolCall;
     expect(at(320).state).toBe("input-streaming");
     const running = at(400);
-    expect([running.state, running.result, running.t1, running.approval]).toEqual(["running", null, null, null]);
+    expect([running.state, running.result, running.t1, running.approval]).toEqual([
+      "running",
+      null,
+      null,
+      null,
+    ]);
     expect(at(520).state).toBe("awaiting-approval");
     expect(at(520).approval).toEqual({ approved: true });
     const done = at(700);
@@ -80,7 +146,13 @@ describe("viewAt", () => {
 
   it("works on the store's own state, keeping its part index consistent", () => {
     const snapshot = finishedRun();
-    const store = fromSnapshot({ v: 1, seq: 3, run: snapshot.run, parts: [...snapshot.parts], rows: snapshot.rows });
+    const store = fromSnapshot({
+      v: 1,
+      seq: 3,
+      run: snapshot.run,
+      parts: [...snapshot.parts],
+      rows: snapshot.rows,
+    });
     const past = viewAt(store, 400);
     expect(past.seq).toBe(3);
     expect(past.parts.map((p) => past.indexOf.get(p.id))).toEqual([0, 1, 2, 3, 4, 5]);
@@ -100,14 +172,9 @@ describe("viewAt", () => {
   it("shows a finished run as still running before its end, and as it ended after", () => {
     const state = finishedRun();
     const mid = viewAt(state, 400).run;
-    expect([mid.status, mid.elapsedMs, mid.ended, mid.finishReason, mid.usage, mid.ttftMs]).toEqual([
-      "running",
-      400,
-      false,
-      null,
-      null,
-      20,
-    ]);
+    expect([mid.status, mid.elapsedMs, mid.ended, mid.finishReason, mid.usage, mid.ttftMs]).toEqual(
+      ["running", 400, false, null, null, 20],
+    );
     expect(mid.chunkCount).toBe(1 + 3 + 1 + 1);
     expect(viewAt(state, 10).run.ttftMs).toBeNull();
     expect(viewAt(state, -1).run.status).toBe("waiting");
@@ -118,8 +185,17 @@ describe("viewAt", () => {
   });
 
   it("keeps working on a live run scrubbed back from its edge", () => {
-    const parts: Part[] = [text("t", 0, null, "abcdef", [[0, 2], [40, 6]]), tool("k", "x", [[10, "running"]], null)];
-    const state = stateOf(runInfo({ status: "running", ended: false, elapsedMs: 50, finishReason: null }), parts);
+    const parts: Part[] = [
+      text("t", 0, null, "abcdef", [
+        [0, 2],
+        [40, 6],
+      ]),
+      tool("k", "x", [[10, "running"]], null),
+    ];
+    const state = stateOf(
+      runInfo({ status: "running", ended: false, elapsedMs: 50, finishReason: null }),
+      parts,
+    );
     const view = viewAt(state, 20);
     expect((view.byId.get("t") as TextPart).text).toBe("ab");
     expect((view.byId.get("k") as ToolCall).state).toBe("running");
@@ -135,8 +211,20 @@ describe("viewAt on a large run", () => {
       const t = k * 10;
       parts.push(
         k % 2 === 0
-          ? text(`t${k}`, t, t + 8, "x".repeat(40), [[t, 20], [t + 8, 40]])
-          : tool(`k${k}`, "search", [[t, "input-streaming"], [t + 2, "running"], [t + 25, "done"]], t + 25),
+          ? text(`t${k}`, t, t + 8, "x".repeat(40), [
+              [t, 20],
+              [t + 8, 40],
+            ])
+          : tool(
+              `k${k}`,
+              "search",
+              [
+                [t, "input-streaming"],
+                [t + 2, "running"],
+                [t + 25, "done"],
+              ],
+              t + 25,
+            ),
       );
     }
     const rows = Array.from({ length: 50_000 }, (_, i) => row(i, i * 2, "text-delta", "text"));

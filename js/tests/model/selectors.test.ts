@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { blockBuilder, type PartNode, statusView, transcriptBlocks } from "../../src/model/selectors";
+import {
+  blockBuilder,
+  type PartNode,
+  statusView,
+  transcriptBlocks,
+} from "../../src/model/selectors";
 import { applyDown, emptyState, fromSnapshot } from "../../src/model/store";
 import { batch, part, run, snapshot } from "../helpers";
 
@@ -91,7 +96,11 @@ describe("statusView", () => {
     expect(view.elapsedMs).toBe(2000);
     expect(view.tokensEstimated).toBe(true);
     expect(view.tokensPerSecond).toBeCloseTo(50);
-    state = applyDown(state, batch(2, { op: "run", set: { ended: true, status: "finished" } }), 7000);
+    state = applyDown(
+      state,
+      batch(2, { op: "run", set: { ended: true, status: "finished" } }),
+      7000,
+    );
     view = statusView(state, 60_000);
     expect(view.elapsedMs).toBe(1000);
   });
@@ -100,14 +109,31 @@ describe("statusView", () => {
     const rate = (s: ReturnType<typeof emptyState>) => statusView(s, 0).tokensPerSecond;
     let state = applyDown(
       emptyState(),
-      batch(1, { op: "run", set: { status: "finished", ended: true, elapsedMs: 1000, ttftMs: 0 } }, { op: "add", part: part("text", { id: "t", text: "x".repeat(400) }) }),
+      batch(
+        1,
+        { op: "run", set: { status: "finished", ended: true, elapsedMs: 1000, ttftMs: 0 } },
+        { op: "add", part: part("text", { id: "t", text: "x".repeat(400) }) },
+      ),
     );
     expect(rate(state)).toBeCloseTo(100);
-    state = applyDown(state, batch(2, { op: "append", id: "t", field: "text", text: "x".repeat(400), t: 1 }));
+    state = applyDown(
+      state,
+      batch(2, { op: "append", id: "t", field: "text", text: "x".repeat(400), t: 1 }),
+    );
     expect(rate(state)).toBeCloseTo(200);
-    state = applyDown(state, batch(3, { op: "add", part: part("tool", { id: "k" }) }, { op: "add", part: part("reasoning", { id: "r", text: "y".repeat(800) }) }));
+    state = applyDown(
+      state,
+      batch(
+        3,
+        { op: "add", part: part("tool", { id: "k" }) },
+        { op: "add", part: part("reasoning", { id: "r", text: "y".repeat(800) }) },
+      ),
+    );
     expect(rate(state)).toBeCloseTo(400);
-    state = applyDown(state, batch(4, { op: "add", part: part("text", { id: "r", text: "z".repeat(4) }) }));
+    state = applyDown(
+      state,
+      batch(4, { op: "add", part: part("text", { id: "r", text: "z".repeat(4) }) }),
+    );
     expect(rate(state)).toBeCloseTo(201);
   });
 
@@ -141,24 +167,38 @@ describe("blockBuilder", () => {
         const ops = [];
         for (let k = Math.floor(next() * 6); k > 0; k--) {
           const id = `p${Math.floor(next() * 40)}`; // sometimes an id again: a replacement
-          const pick = () => (next() < 0.3 ? null : next() < 0.8 && ids.length ? ids[Math.floor(next() * ids.length)] : `p${Math.floor(next() * 40)}`);
+          const pick = () =>
+            next() < 0.3
+              ? null
+              : next() < 0.8 && ids.length
+                ? ids[Math.floor(next() * ids.length)]
+                : `p${Math.floor(next() * 40)}`;
           const kind = next() < 0.2 ? "step" : next() < 0.5 ? "tool" : "text";
           ops.push({ op: "add" as const, part: part(kind, { id, parent: pick(), step: pick() }) });
           ids.push(id);
         }
         if (next() < 0.15 && ids.length) {
-          ops.push({ op: "set" as const, id: ids[0] as string, set: { parent: ids[ids.length - 1] }, t: frame });
+          ops.push({
+            op: "set" as const,
+            id: ids[0] as string,
+            set: { parent: ids[ids.length - 1] },
+            t: frame,
+          });
         }
         seq += 1;
         state = applyDown(state, batch(seq, ...ops));
-        expect(blockShape(build(state)), `seed ${seed}, frame ${frame}`).toEqual(blockShape(transcriptBlocks(state)));
+        expect(blockShape(build(state)), `seed ${seed}, frame ${frame}`).toEqual(
+          blockShape(transcriptBlocks(state)),
+        );
       }
     }
   });
 
   it("extends the blocks it built when parts are only added", () => {
     const build = blockBuilder();
-    let state = fromSnapshot(snapshot([part("step", { id: "s" }), part("tool", { id: "a", step: "s" })]));
+    let state = fromSnapshot(
+      snapshot([part("step", { id: "s" }), part("tool", { id: "a", step: "s" })]),
+    );
     const first = build(state);
     state = applyDown(state, batch(1, { op: "add", part: part("tool", { id: "b", step: "s" }) }));
     const second = build(state);

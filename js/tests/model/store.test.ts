@@ -7,7 +7,13 @@ import {
   fromSnapshot,
   type StoreState,
 } from "../../src/model/store";
-import { type ChunkRow, type Down, type TextPart, type ToolCall, TRANSIENT_CAP } from "../../src/model/wire";
+import {
+  type ChunkRow,
+  type Down,
+  type TextPart,
+  type ToolCall,
+  TRANSIENT_CAP,
+} from "../../src/model/wire";
 import { batch, part, partIn, row, snapshot, snapshotMsg, transient } from "../helpers";
 
 function applyAll(state: StoreState, ...msgs: Down[]): StoreState {
@@ -18,7 +24,10 @@ function applyAll(state: StoreState, ...msgs: Down[]): StoreState {
 
 describe("ops", () => {
   it("run merges fields into the run record", () => {
-    const state = applyAll(emptyState(), batch(1, { op: "run", set: { status: "running", chunkCount: 3 } }));
+    const state = applyAll(
+      emptyState(),
+      batch(1, { op: "run", set: { status: "running", chunkCount: 3 } }),
+    );
     expect(state.run.status).toBe("running");
     expect(state.run.chunkCount).toBe(3);
     expect(state.run.ended).toBe(false);
@@ -55,10 +64,16 @@ describe("ops", () => {
   });
 
   it("append keeps at most one mark per 33 ms", () => {
-    let state = applyAll(emptyState(), batch(1, { op: "add", part: part("reasoning", { id: "r" }) }));
+    let state = applyAll(
+      emptyState(),
+      batch(1, { op: "add", part: part("reasoning", { id: "r" }) }),
+    );
     const times = [0, 10, 20, 32, 33, 40, 70, 110];
     times.forEach((t, k) => {
-      state = applyDown(state, batch(k + 2, { op: "append", id: "r", field: "text", text: "ab", t }));
+      state = applyDown(
+        state,
+        batch(k + 2, { op: "append", id: "r", field: "text", text: "ab", t }),
+      );
     });
     // 0..32 fold into the mark at 0, 40 into 33; 70 and 110 start their own.
     expect(partIn(state.byId, "r", "reasoning")?.marks).toEqual([
@@ -140,7 +155,10 @@ describe("sequence and snapshots", () => {
     expect(state.needsResync).toBe(false);
     expect(state.problems).toEqual([]);
     expect(state.byId.has("t")).toBe(false);
-    state = applyDown(state, snapshotMsg(snapshot([part("text", { id: "t", text: "all" })], { seq: 8 })));
+    state = applyDown(
+      state,
+      snapshotMsg(snapshot([part("text", { id: "t", text: "all" })], { seq: 8 })),
+    );
     state = applyDown(state, batch(9, { op: "append", id: "t", field: "text", text: "!", t: 1 }));
     expect((state.byId.get("t") as TextPart).text).toBe("all!");
   });
@@ -148,10 +166,16 @@ describe("sequence and snapshots", () => {
   it("a gap in seq asks for a resync and ignores batches until a snapshot", () => {
     let state = applyDown(emptyState(), snapshotMsg(snapshot([], { seq: 0 })));
     state = applyAll(state, batch(1, { op: "add", part: part("text", { id: "t" }) }));
-    state = applyDown(state, batch(3, { op: "append", id: "t", field: "text", text: "lost", t: 1 }));
+    state = applyDown(
+      state,
+      batch(3, { op: "append", id: "t", field: "text", text: "lost", t: 1 }),
+    );
     expect(state.needsResync).toBe(true);
     expect(state.seq).toBe(1);
-    state = applyDown(state, batch(4, { op: "append", id: "t", field: "text", text: "also", t: 2 }));
+    state = applyDown(
+      state,
+      batch(4, { op: "append", id: "t", field: "text", text: "also", t: 2 }),
+    );
     expect((state.byId.get("t") as TextPart).text).toBe("");
     const restored = part("text", { id: "t", text: "from snapshot" });
     state = applyDown(state, snapshotMsg(snapshot([restored], { seq: 4 })));
@@ -161,17 +185,26 @@ describe("sequence and snapshots", () => {
   });
 
   it("batches already folded into the snapshot are skipped without a resync", () => {
-    let state = applyDown(emptyState(), snapshotMsg(snapshot([part("text", { id: "t", text: "ab" })], { seq: 7 })));
+    let state = applyDown(
+      emptyState(),
+      snapshotMsg(snapshot([part("text", { id: "t", text: "ab" })], { seq: 7 })),
+    );
     state = applyDown(state, batch(6, { op: "append", id: "t", field: "text", text: "X", t: 1 }));
     expect((state.byId.get("t") as TextPart).text).toBe("ab");
     expect(state.needsResync).toBe(false);
   });
 
   it("a snapshot restores run, parts, rows and transient items, and is copied", () => {
-    const saved = snapshot([part("step", { id: "s" }), part("text", { id: "t", step: "s", text: "hi", marks: [[5, 2]] })], {
-      seq: 12,
-      rows: [row(0)],
-    });
+    const saved = snapshot(
+      [
+        part("step", { id: "s" }),
+        part("text", { id: "t", step: "s", text: "hi", marks: [[5, 2]] }),
+      ],
+      {
+        seq: 12,
+        rows: [row(0)],
+      },
+    );
     const state = applyDown(
       applyDown(emptyState(), batch(1, { op: "add", part: part("text", { id: "old" }) })),
       snapshotMsg(saved, [transient(0, "data-x", null, 1)]),
@@ -188,7 +221,10 @@ describe("sequence and snapshots", () => {
   });
 
   it("an op naming an unknown part is reported and triggers a resync", () => {
-    const state = applyAll(emptyState(), batch(1, { op: "append", id: "nope", field: "text", text: "x", t: 0 }));
+    const state = applyAll(
+      emptyState(),
+      batch(1, { op: "append", id: "nope", field: "text", text: "x", t: 0 }),
+    );
     expect(state.needsResync).toBe(true);
     expect(state.problems.join("\n")).toContain('"nope"');
   });
@@ -196,7 +232,10 @@ describe("sequence and snapshots", () => {
   it("malformed messages are reported, not thrown", () => {
     let state = applyDown(emptyState(), null as unknown as Down);
     state = applyDown(state, { kind: "bogus" } as unknown as Down);
-    state = applyDown(state, batch(1, { op: "explode" } as never, { op: "add", part: { kind: "text" } } as never));
+    state = applyDown(
+      state,
+      batch(1, { op: "explode" } as never, { op: "add", part: { kind: "text" } } as never),
+    );
     expect(state.problems).toHaveLength(4);
     expect(state.problems[1]).toContain("bogus");
     expect(state.seq).toBe(1);
@@ -211,7 +250,10 @@ describe("sequence and snapshots", () => {
       batch(1, { op: "transient", item: transient(0, "data-x", null, 1) }),
     );
     expect(adoptSaved(state, snapshot([], { seq: 1 }))).toBe(state);
-    const next = adoptSaved(state, snapshot([part("text", { id: "t", text: "saved" })], { seq: 5 }));
+    const next = adoptSaved(
+      state,
+      snapshot([part("text", { id: "t", text: "saved" })], { seq: 5 }),
+    );
     expect(next.seq).toBe(5);
     expect(next.transient).toHaveLength(1);
     expect((next.byId.get("t") as TextPart).text).toBe("saved");
@@ -222,7 +264,11 @@ describe("revisions", () => {
   it("only the parts an op touched get the new revision", () => {
     let state = applyAll(
       emptyState(),
-      batch(1, { op: "add", part: part("text", { id: "a" }) }, { op: "add", part: part("text", { id: "b" }) }),
+      batch(
+        1,
+        { op: "add", part: part("text", { id: "a" }) },
+        { op: "add", part: part("text", { id: "b" }) },
+      ),
     );
     const revB = state.partRev.get("b");
     state = applyDown(state, batch(2, { op: "append", id: "a", field: "text", text: "x", t: 0 }));
@@ -246,7 +292,9 @@ describe("revisions", () => {
     }
     expect((state.byId.get("t") as TextPart).text.length).toBe(400_000);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect((state.byId.get("t") as TextPart).marks.length).toBeLessThanOrEqual(Math.ceil((1000 * 16) / 33) + 1);
+    expect((state.byId.get("t") as TextPart).marks.length).toBeLessThanOrEqual(
+      Math.ceil((1000 * 16) / 33) + 1,
+    );
   });
 });
 
@@ -268,7 +316,10 @@ describe("createStore", () => {
 describe("transient items across snapshots", () => {
   it("a snapshot message keeps the items this page already showed", () => {
     let state = applyDown(emptyState(), snapshotMsg(snapshot([], { seq: 0 })));
-    state = applyDown(state, batch(1, { op: "transient", item: transient(0, "data-progress", "p", 50) }));
+    state = applyDown(
+      state,
+      batch(1, { op: "transient", item: transient(0, "data-progress", "p", 50) }),
+    );
     state = applyDown(state, snapshotMsg(snapshot([], { seq: 1 }), []));
     expect(state.transient.map((t) => t.data)).toEqual([50]);
   });
@@ -278,7 +329,13 @@ describe("transient items across snapshots", () => {
     delete live.rows;
     let state = applyAll(emptyState(), snapshotMsg(live));
     expect(state.rowsLoaded).toBe(false);
-    const piece = (offset: number, rows: ChunkRow[], seq = 2): Down => ({ kind: "rows", seq, offset, total: 3, rows });
+    const piece = (offset: number, rows: ChunkRow[], seq = 2): Down => ({
+      kind: "rows",
+      seq,
+      offset,
+      total: 3,
+      rows,
+    });
     state = applyAll(state, piece(0, [row(0), row(1)]));
     expect(state.rowsLoaded).toBe(false);
     expect(state.rows).toEqual([]);
@@ -296,15 +353,33 @@ describe("transient items across snapshots", () => {
   it("rows for another batch, or a missing piece, ask for a snapshot instead", () => {
     const live = snapshot([], { seq: 2 });
     delete live.rows;
-    const stale = applyAll(emptyState(), snapshotMsg(live), { kind: "rows", seq: 1, offset: 0, total: 1, rows: [row(0)] });
+    const stale = applyAll(emptyState(), snapshotMsg(live), {
+      kind: "rows",
+      seq: 1,
+      offset: 0,
+      total: 1,
+      rows: [row(0)],
+    });
     expect(stale.needsResync).toBe(true);
     expect(stale.rowsLoaded).toBe(false);
     expect(stale.problems.at(-1)).toContain("chunk rows for batch 1");
-    const gap = applyAll(emptyState(), snapshotMsg(live), { kind: "rows", seq: 2, offset: 5, total: 9, rows: [row(5)] });
+    const gap = applyAll(emptyState(), snapshotMsg(live), {
+      kind: "rows",
+      seq: 2,
+      offset: 5,
+      total: 9,
+      rows: [row(5)],
+    });
     expect(gap.needsResync).toBe(true);
     expect(gap.problems.at(-1)).toContain("chunk rows from 5");
     // Before any snapshot, rows are for a state this page will get whole: ignored quietly.
-    const early = applyAll(emptyState(), { kind: "rows", seq: 7, offset: 0, total: 1, rows: [row(0)] });
+    const early = applyAll(emptyState(), {
+      kind: "rows",
+      seq: 7,
+      offset: 0,
+      total: 1,
+      rows: [row(0)],
+    });
     expect(early.needsResync).toBe(false);
     expect(early.problems).toEqual([]);
   });
@@ -320,4 +395,3 @@ describe("transient items across snapshots", () => {
     expect(adopted.rows).toEqual([]);
   });
 });
-

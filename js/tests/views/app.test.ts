@@ -1,13 +1,17 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { mountApp } from "../../src/views/app";
-import type { MountPanel, PanelContext } from "../../src/views/panel";
 import { viewAt } from "../../src/model/scrub";
 import { createStore, fromSnapshot } from "../../src/model/store";
+import { mountApp } from "../../src/views/app";
+import type { MountPanel, PanelContext } from "../../src/views/panel";
 import { part, snapshot } from "../helpers";
 
 function setup(mountTimeline: MountPanel, wantRows?: () => void) {
-  const store = createStore(fromSnapshot(snapshot([part("text", { id: "a", text: "alpha" }), part("text", { id: "b", text: "beta" })])));
+  const store = createStore(
+    fromSnapshot(
+      snapshot([part("text", { id: "a", text: "alpha" }), part("text", { id: "b", text: "beta" })]),
+    ),
+  );
   const el = document.createElement("div");
   const mounted: PanelContext[] = [];
   const app = mountApp(el, {
@@ -27,8 +31,11 @@ function setup(mountTimeline: MountPanel, wantRows?: () => void) {
 }
 
 const tab = (el: HTMLElement, label: string) =>
-  [...el.querySelectorAll<HTMLButtonElement>(".cs-tab")].find((b) => b.textContent === label) as HTMLButtonElement;
-const panel = (el: HTMLElement, name: string) => el.querySelector(`.cs-panel-${name}`) as HTMLElement;
+  [...el.querySelectorAll<HTMLButtonElement>(".cs-tab")].find(
+    (b) => b.textContent === label,
+  ) as HTMLButtonElement;
+const panel = (el: HTMLElement, name: string) =>
+  el.querySelector(`.cs-panel-${name}`) as HTMLElement;
 
 describe("app", () => {
   it("builds a panel the first time its tab is shown and hands it the shared context", () => {
@@ -76,7 +83,10 @@ describe("app", () => {
 
   it("asks for the chunk rows when the Chunks tab opens and when scrubbing starts, once each", () => {
     let asked = 0;
-    const { el, app } = setup(() => () => {}, () => asked++);
+    const { el, app } = setup(
+      () => () => {},
+      () => asked++,
+    );
     expect(asked).toBe(0);
     app.ctx.scrollToPart("a");
     app.ctx.scrollToPart("b");
@@ -86,4 +96,3 @@ describe("app", () => {
     expect(asked).toBe(2);
   });
 });
-

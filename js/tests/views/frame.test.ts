@@ -71,4 +71,3 @@ describe("schedule", () => {
     expect(ran.at(-1)).toBe(before);
   });
 });
-

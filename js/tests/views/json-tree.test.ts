@@ -1,7 +1,13 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import type { ReportLoad } from "../../src/held/values";
-import { ENTRY_PAGE, type HeldView, JsonTree, STRING_PAGE, STRING_PREVIEW } from "../../src/views/json-tree";
+import {
+  ENTRY_PAGE,
+  type HeldView,
+  JsonTree,
+  STRING_PAGE,
+  STRING_PREVIEW,
+} from "../../src/views/json-tree";
 
 function click(el: Element | null | undefined): void {
   (el as HTMLElement).dispatchEvent(new MouseEvent("click", { bubbles: true }));
@@ -59,21 +65,37 @@ describe("JsonTree", () => {
 });
 
 /** The preview of { rows: 9000 strings of 1000 chars, blob: 1M chars } as the kernel cuts it. */
-function preview(): { value: { rows: string[]; blob: string }; held: HeldView; asked: ReportLoad[] } {
+function preview(): {
+  value: { rows: string[]; blob: string };
+  held: HeldView;
+  asked: ReportLoad[];
+} {
   const asked: ReportLoad[] = [];
-  const value = { rows: Array.from({ length: 100 }, (_, k) => `row ${k} `.padEnd(400, "x")), blob: "y".repeat(400) };
+  const value = {
+    rows: Array.from({ length: 100 }, (_, k) => `row ${k} `.padEnd(400, "x")),
+    blob: "y".repeat(400),
+  };
   const lengths: Record<string, number> = { "$/rows": 9000, "$/blob": 1_000_000 };
   for (let k = 0; k < 100; k++) lengths[`$/rows/${k}`] = 1000;
-  const held: HeldView = { token: 7, size: 10_240_000, lengths, fetchWhole: (report) => asked.push(report) };
+  const held: HeldView = {
+    token: 7,
+    size: 10_240_000,
+    lengths,
+    fetchWhole: (report) => asked.push(report),
+  };
   return { value, held, asked };
 }
 
 function whole(): { rows: string[]; blob: string } {
-  return { rows: Array.from({ length: 9000 }, (_, k) => `row ${k} `.padEnd(1000, "x")), blob: "y".repeat(1_000_000) };
+  return {
+    rows: Array.from({ length: 9000 }, (_, k) => `row ${k} `.padEnd(1000, "x")),
+    blob: "y".repeat(1_000_000),
+  };
 }
 
 const buttons = (tree: JsonTree) => Array.from(tree.el.querySelectorAll(".cs-more"));
-const button = (tree: JsonTree, text: string) => buttons(tree).find((b) => b.textContent?.includes(text));
+const button = (tree: JsonTree, text: string) =>
+  buttons(tree).find((b) => b.textContent?.includes(text));
 
 describe("JsonTree over a preview of a held value", () => {
   it("shows the full sizes, not the preview's", () => {
@@ -106,7 +128,9 @@ describe("JsonTree over a preview of a held value", () => {
     expect(asked).toHaveLength(1);
 
     tree.update(whole(), null);
-    const blob = Array.from(tree.el.querySelectorAll(".cs-json-string")).find((el) => el.textContent?.startsWith('"yyy'));
+    const blob = Array.from(tree.el.querySelectorAll(".cs-json-string")).find((el) =>
+      el.textContent?.startsWith('"yyy'),
+    );
     expect(blob?.textContent?.length).toBe(STRING_PREVIEW + STRING_PAGE + 2); // the opening quote and "…"
     expect(button(tree, "more of")?.textContent).toBe("show 100 more of 8800");
     expect(button(tree, "loading")).toBeUndefined();
@@ -117,8 +141,13 @@ describe("JsonTree over a preview of a held value", () => {
     const tree = new JsonTree(null, { openDepth: 1 });
     tree.update(value, held);
     click(button(tree, "more chars"));
-    asked[0]?.({ state: "failed", message: "no kernel is connected to send the rest of this value" });
-    expect(tree.el.querySelector(".cs-error-text")?.textContent).toContain("no kernel is connected");
+    asked[0]?.({
+      state: "failed",
+      message: "no kernel is connected to send the rest of this value",
+    });
+    expect(tree.el.querySelector(".cs-error-text")?.textContent).toContain(
+      "no kernel is connected",
+    );
     click(button(tree, "more chars"));
     expect(asked).toHaveLength(2);
   });
@@ -127,7 +156,12 @@ describe("JsonTree over a preview of a held value", () => {
     const asked: ReportLoad[] = [];
     const value = Array.from({ length: 150 }, (_, k) => k);
     const tree = new JsonTree(null);
-    tree.update(value, { token: 1, size: 1, lengths: { "$/0": 5 }, fetchWhole: (r) => asked.push(r) });
+    tree.update(value, {
+      token: 1,
+      size: 1,
+      lengths: { "$/0": 5 },
+      fetchWhole: (r) => asked.push(r),
+    });
     click(button(tree, "more of 50"));
     expect(asked).toHaveLength(0);
     expect(tree.el.querySelectorAll(".cs-json-number")).toHaveLength(150);

@@ -25,7 +25,9 @@ describe("renderMarkdown", () => {
   });
 
   it("strips event handlers and script", () => {
-    const div = html('Look <img src="https://x.test/a.png" onerror="alert(1)"> <script>alert(2)</script>');
+    const div = html(
+      'Look <img src="https://x.test/a.png" onerror="alert(1)"> <script>alert(2)</script>',
+    );
     const img = div.querySelector("img");
     expect(img?.getAttribute("onerror")).toBeNull();
     expect(div.querySelector("script")).toBeNull();

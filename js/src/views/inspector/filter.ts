@@ -61,16 +61,32 @@ export function liveRow(item: TransientItem): LiveRow {
     if (item.id !== null && item.id !== undefined) json.id = item.id;
     json.data = item.data;
     json.transient = true;
-    row = { i: item.i, n: 1, t: item.t, type: item.type, from: null, family: "data", part: null, json, live: true };
+    row = {
+      i: item.i,
+      n: 1,
+      t: item.t,
+      type: item.type,
+      from: null,
+      family: "data",
+      part: null,
+      json,
+      live: true,
+    };
     liveRows.set(item, row);
   }
   return row;
 }
 
 /** Rows and transient items in chunk order (both lists are already in order). */
-export function mergeRows(rows: readonly ChunkRow[], transient: readonly TransientItem[]): InspectorRow[] {
+export function mergeRows(
+  rows: readonly ChunkRow[],
+  transient: readonly TransientItem[],
+): InspectorRow[] {
   if (transient.length === 0) return rows.slice();
-  return mergeLive(rows, transient.map(liveRow).sort((a, b) => a.i - b.i));
+  return mergeLive(
+    rows,
+    transient.map(liveRow).sort((a, b) => a.i - b.i),
+  );
 }
 
 function mergeLive(rows: readonly ChunkRow[], live: readonly LiveRow[]): InspectorRow[] {

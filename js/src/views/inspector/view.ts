@@ -3,25 +3,26 @@
  * by type and family, and the selected row's JSON as a collapsible tree. The list is windowed:
  * only the rows in view exist in the DOM, so 50k rows scroll like 50.
  */
+
+import type { StoreState } from "../../model/store";
+import type { ChunkFamily } from "../../model/wire";
 import { JsonTree } from "../json-tree";
 import type { PanelContext } from "../panel";
-import type { StoreState } from "../../model/store";
 import { formatMs } from "../timeline/format";
-import type { ChunkFamily } from "../../model/wire";
-import { INSPECTOR_CSS } from "./styles";
 import {
-  FAMILIES,
-  type InspectorRow,
-  type RowFilter,
   extendRows,
+  FAMILIES,
   familyCounts,
   filterRows,
   findRow,
+  type InspectorRow,
   isLive,
   mergeRows,
+  type RowFilter,
   rowKey,
   typesOf,
 } from "./filter";
+import { INSPECTOR_CSS } from "./styles";
 
 /** Height of one list row (CSS px); fixed so the window is a simple division. */
 export const ROW_HEIGHT = 20;
@@ -44,7 +45,8 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   typeBox.type = "search";
   typeBox.className = "cs-inspector-type";
   typeBox.placeholder = "filter types…";
-  typeBox.title = "Words matched against the chunk type; a word starting with - excludes (e.g. -delta)";
+  typeBox.title =
+    "Words matched against the chunk type; a word starting with - excludes (e.g. -delta)";
   typeBox.setAttribute("aria-label", "Filter by chunk type");
   const typeList = doc.createElement("datalist");
   typeList.id = `cs-types-${Math.random().toString(36).slice(2)}`;
@@ -109,13 +111,21 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   const update = (force: boolean): void => {
     const state = ctx.store.get();
     const transientSame =
-      builtFrom.transientRev === state.transientRev && builtFrom.transient === state.transient.length;
+      builtFrom.transientRev === state.transientRev &&
+      builtFrom.transient === state.transient.length;
     const unchanged =
-      builtFrom.state === state && transientSame && builtFrom.rowsRev === state.rowsRev && builtFrom.rows === state.rows.length;
+      builtFrom.state === state &&
+      transientSame &&
+      builtFrom.rowsRev === state.rowsRev &&
+      builtFrom.rows === state.rows.length;
     if (unchanged && !force) return;
     // Rows that arrived all at once (asked from the kernel) are a new list: merged anew.
     const appendOnly =
-      !force && builtFrom.state === state && builtFrom.rowsList === state.rows && transientSame && state.rows.length >= builtFrom.rows;
+      !force &&
+      builtFrom.state === state &&
+      builtFrom.rowsList === state.rows &&
+      transientSame &&
+      state.rows.length >= builtFrom.rows;
     const seen = builtFrom.rows;
     builtFrom = {
       state,
@@ -180,7 +190,9 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   };
 
   const updateChips = (): void => {
-    const counts = familyCounts(filter.until === null ? all : filterRows(all, { ...filter, text: "", families: new Set() }));
+    const counts = familyCounts(
+      filter.until === null ? all : filterRows(all, { ...filter, text: "", families: new Set() }),
+    );
     for (const [family, chip] of chipByFamily) {
       const n = counts.get(family) ?? 0;
       const on = filter.families.has(family);
@@ -205,7 +217,10 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   /** Draw only the rows inside the scroll window (plus overscan), reusing row elements. */
   const renderWindow = (): void => {
     const first = Math.max(0, Math.floor(list.scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(shown.length, Math.ceil((list.scrollTop + viewHeight()) / ROW_HEIGHT) + OVERSCAN);
+    const last = Math.min(
+      shown.length,
+      Math.ceil((list.scrollTop + viewHeight()) / ROW_HEIGHT) + OVERSCAN,
+    );
     const needed = Math.max(0, last - first);
     while (pool.length < needed) {
       const line = el(doc, "div", "cs-row");
@@ -309,11 +324,13 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
     event.preventDefault();
     const at = selectedKey === null ? -1 : shown.findIndex((r) => rowKey(r) === selectedKey);
-    const next = shown[Math.min(shown.length - 1, Math.max(0, at + (event.key === "ArrowDown" ? 1 : -1)))];
+    const next =
+      shown[Math.min(shown.length - 1, Math.max(0, at + (event.key === "ArrowDown" ? 1 : -1)))];
     if (next === undefined) return;
     const index = shown.indexOf(next);
     if (index * ROW_HEIGHT < list.scrollTop) list.scrollTop = index * ROW_HEIGHT;
-    else if ((index + 1) * ROW_HEIGHT > list.scrollTop + viewHeight()) list.scrollTop = (index + 1) * ROW_HEIGHT - viewHeight();
+    else if ((index + 1) * ROW_HEIGHT > list.scrollTop + viewHeight())
+      list.scrollTop = (index + 1) * ROW_HEIGHT - viewHeight();
     select(next);
   });
 

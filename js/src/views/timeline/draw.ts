@@ -5,13 +5,13 @@
 import { formatMs } from "./format";
 import {
   LABEL_WIDTH,
-  RULER_HEIGHT,
-  ROW_HEIGHT,
   type LaneGeometry,
-  type Viewport,
+  ROW_HEIGHT,
+  RULER_HEIGHT,
   rowTop,
   tickStep,
   timeToX,
+  type Viewport,
   viewEnd,
 } from "./geometry";
 import type { ColorKey, Layout, TimelineItem } from "./layout";
@@ -71,7 +71,14 @@ class RectBatches {
 
   push(row: number, color: ColorKey, x: number, y: number, w: number, h: number): void {
     const run = this.open.get(row);
-    if (run !== undefined && run[0] === color && run[3] === y && run[4] === h && x <= run[2] + 0.5 && x + w >= run[1] - 0.5) {
+    if (
+      run !== undefined &&
+      run[0] === color &&
+      run[3] === y &&
+      run[4] === h &&
+      x <= run[2] + 0.5 &&
+      x + w >= run[1] - 0.5
+    ) {
       run[1] = Math.min(run[1], x);
       run[2] = Math.max(run[2], x + w);
       return;
@@ -160,7 +167,15 @@ export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawSta
         for (const segment of item.segments) {
           const s0 = Math.max(x0, timeToX(vp, segment.start));
           const s1 = Math.min(x0 + w, timeToX(vp, segment.end));
-          if (s1 - s0 >= 0.5) strips.push(row, segment.color, s0, y + ROW_HEIGHT - STRIP_HEIGHT, s1 - s0, STRIP_HEIGHT);
+          if (s1 - s0 >= 0.5)
+            strips.push(
+              row,
+              segment.color,
+              s0,
+              y + ROW_HEIGHT - STRIP_HEIGHT,
+              s1 - s0,
+              STRIP_HEIGHT,
+            );
         }
       }
       if (w >= MIN_LABEL_WIDTH && labelled.length < MAX_LABELS && item.label !== "") {
@@ -173,7 +188,8 @@ export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawSta
       outlined.push({ x: x0, y, w: Math.max(2, x1 - x0), color: theme.fontMuted });
     }
   }
-  const rects = bodies.flush(g, theme.colors) + strips.flush(g, theme.colors) + ticks.flush(g, theme.colors);
+  const rects =
+    bodies.flush(g, theme.colors) + strips.flush(g, theme.colors) + ticks.flush(g, theme.colors);
 
   g.lineWidth = 1.5;
   for (const box of outlined) {
@@ -185,7 +201,8 @@ export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawSta
   g.textBaseline = "middle";
   for (const { item, x, y, w } of labelled) {
     const fit = Math.floor((w - 6) / CHAR_WIDTH);
-    const text = item.label.length > fit ? `${item.label.slice(0, Math.max(0, fit - 1))}…` : item.label;
+    const text =
+      item.label.length > fit ? `${item.label.slice(0, Math.max(0, fit - 1))}…` : item.label;
     g.fillStyle = theme.onColors[item.color];
     g.fillText(text, Math.max(x, LABEL_WIDTH) + 3, y + (ROW_HEIGHT - STRIP_HEIGHT) / 2 + 1);
   }
@@ -210,7 +227,12 @@ export function drawTimeline(g: CanvasRenderingContext2D, scene: Scene): DrawSta
     if (x < plotRight) {
       g.globalAlpha = 0.55;
       g.fillStyle = theme.background;
-      g.fillRect(Math.max(LABEL_WIDTH, x), laneTop, plotRight - Math.max(LABEL_WIDTH, x), laneBottom - laneTop);
+      g.fillRect(
+        Math.max(LABEL_WIDTH, x),
+        laneTop,
+        plotRight - Math.max(LABEL_WIDTH, x),
+        laneBottom - laneTop,
+      );
       g.globalAlpha = 1;
     }
   }

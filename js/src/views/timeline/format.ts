@@ -54,7 +54,7 @@ function boundedJson(value: unknown, budget: number): string {
       let first = true;
       for (const key in v) {
         if (out.length > budget) break;
-        if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+        if (!Object.hasOwn(v, key)) continue;
         if (!first) out += ",";
         first = false;
         out += `${JSON.stringify(key)}:`;

@@ -180,7 +180,12 @@ export function hitItem(
 }
 
 /** The marker nearest canvas x within `slackPx`, or null. */
-export function hitMarker(markers: readonly Marker[], vp: Viewport, x: number, slackPx = 4): Marker | null {
+export function hitMarker(
+  markers: readonly Marker[],
+  vp: Viewport,
+  x: number,
+  slackPx = 4,
+): Marker | null {
   let best: Marker | null = null;
   let bestDistance = slackPx;
   for (const marker of markers) {

@@ -3,9 +3,12 @@
  * on a time axis of arrival offsets (ms since the run started). No DOM; the canvas view draws
  * whatever this returns, and hit-testing goes through it too.
  */
+
+import { statesOf } from "../../model/history";
 import type {
   BackgroundState,
   BackgroundTask,
+  NestedRun,
   NetworkEvent,
   Notice,
   OutputPart,
@@ -13,7 +16,6 @@ import type {
   ReasoningPart,
   RunInfo,
   RunStatus,
-  NestedRun,
   StateMark,
   StepPart,
   TextPart,
@@ -22,7 +24,6 @@ import type {
   WorkflowRun,
   WorkflowStep,
 } from "../../model/wire";
-import { statesOf } from "../../model/history";
 import { isPresent } from "../../util";
 import { formatMs, preview } from "./format";
 
@@ -157,7 +158,14 @@ export interface Layout {
   end: number;
 }
 
-const LANE_ORDER: readonly LaneKind[] = ["run", "text", "tools", "background", "workflow", "network"];
+const LANE_ORDER: readonly LaneKind[] = [
+  "run",
+  "text",
+  "tools",
+  "background",
+  "workflow",
+  "network",
+];
 const LANE_TITLES: Record<LaneKind, string> = {
   run: "Run",
   text: "Text",
@@ -279,7 +287,8 @@ export function layoutTimeline(state: LayoutInput, opts: LayoutOptions = {}): La
     item.row = r;
     builder.items.push(item);
     items.push(item);
-    if (item.partId !== null && !placed.has(item.partId)) placed.set(item.partId, { builder, row: r });
+    if (item.partId !== null && !placed.has(item.partId))
+      placed.set(item.partId, { builder, row: r });
   };
 
   const context: TooltipContext = { run, chars };
@@ -840,8 +849,10 @@ function noticeMarker(part: Notice, chars: number): Marker | null {
       const maxRuns = field(part.detail, "maxRuns");
       const reason = field(part.detail, "reason");
       // A check without a verdict (a task-completion check) is shown, but neither green nor red.
-      const kind: MarkerKind = verdict === true ? "goal-pass" : verdict === false ? "goal-fail" : "goal";
-      const title = kind === "goal-pass" ? "goal passed" : kind === "goal-fail" ? "goal not met" : "goal check";
+      const kind: MarkerKind =
+        verdict === true ? "goal-pass" : verdict === false ? "goal-fail" : "goal";
+      const title =
+        kind === "goal-pass" ? "goal passed" : kind === "goal-fail" ? "goal not met" : "goal check";
       return {
         ...base,
         kind,

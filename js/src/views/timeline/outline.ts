@@ -5,7 +5,7 @@
  * says how many more it holds, so a run with 10k items keeps a small DOM.
  */
 import { formatMs } from "./format";
-import type { Layout, Lane, Marker, TimelineItem } from "./layout";
+import type { Lane, Layout, Marker, TimelineItem } from "./layout";
 
 /** Items listed per lane at most; the lane's count still says how many it holds. */
 export const OUTLINE_ITEMS_PER_LANE = 100;
@@ -28,7 +28,9 @@ function itemName(item: TimelineItem): string {
 function itemWhen(item: TimelineItem): string {
   if (item.shape === "tick" || item.end <= item.start) return `at ${formatMs(item.start)}`;
   const length = formatMs(item.end - item.start);
-  return item.open ? `from ${formatMs(item.start)}, open for ${length}` : `from ${formatMs(item.start)}, took ${length}`;
+  return item.open
+    ? `from ${formatMs(item.start)}, open for ${length}`
+    : `from ${formatMs(item.start)}, took ${length}`;
 }
 
 /** One line of text for an item: name, state, time. */
@@ -60,7 +62,9 @@ export function createOutline(doc: Document, onPick: (partId: string) => void): 
   el.append(lanesList, markersList);
 
   el.addEventListener("click", (event) => {
-    const target = (event.target as Element | null)?.closest?.("button[data-part-id]") as HTMLElement | null;
+    const target = (event.target as Element | null)?.closest?.(
+      "button[data-part-id]",
+    ) as HTMLElement | null;
     const partId = target?.dataset.partId;
     if (partId !== undefined) onPick(partId);
   });
@@ -121,10 +125,13 @@ export function createOutline(doc: Document, onPick: (partId: string) => void): 
 
   const update = (layout: Layout): void => {
     const focused = doc.activeElement as HTMLElement | null;
-    const refocus = focused !== null && el.contains(focused) ? (focused.dataset?.partId ?? null) : null;
+    const refocus =
+      focused !== null && el.contains(focused) ? (focused.dataset?.partId ?? null) : null;
     const byLane: TimelineItem[][] = layout.lanes.map(() => []);
     for (const item of layout.items) byLane[item.lane]?.push(item);
-    lanesList.replaceChildren(...layout.lanes.map((lane, index) => laneEntry(lane, byLane[index] ?? [])));
+    lanesList.replaceChildren(
+      ...layout.lanes.map((lane, index) => laneEntry(lane, byLane[index] ?? [])),
+    );
     markersList.replaceChildren(...layout.markers.map(markerEntry));
     markersList.hidden = layout.markers.length === 0;
     if (refocus !== null) {

@@ -53,7 +53,10 @@ export function readTheme(el: Element): Theme {
   };
   const colors = {} as Record<ColorKey, string>;
   const onColors = {} as Record<ColorKey, string>;
-  for (const [key, [variable, fallback]] of Object.entries(FALLBACK_COLORS) as [ColorKey, [string, string]][]) {
+  for (const [key, [variable, fallback]] of Object.entries(FALLBACK_COLORS) as [
+    ColorKey,
+    [string, string],
+  ][]) {
     colors[key] = read(variable, fallback);
     onColors[key] = readableOn(colors[key]);
   }

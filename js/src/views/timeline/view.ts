@@ -4,33 +4,40 @@
  * layout's geometry, never through per-item DOM. Layout runs at most once per animation
  * frame (less often when it is slow); pan, zoom and hover only repaint.
  */
+
+import type { StoreState } from "../../model/store";
 import type { PanelContext } from "../panel";
 import { drawTimeline } from "./draw";
 import { formatMs } from "./format";
 import {
-  LABEL_WIDTH,
-  RULER_HEIGHT,
-  type LaneGeometry,
-  type RowIndex,
-  type Viewport,
   fitViewport,
   followEdge,
   hitItem,
   hitMarker,
   indexRows,
+  LABEL_WIDTH,
+  type LaneGeometry,
   laneGeometry,
+  type RowIndex,
+  RULER_HEIGHT,
   reveal,
   rowTop,
   timeToX,
+  type Viewport,
   viewEnd,
   xToTime,
   zoomAt,
 } from "./geometry";
-import type { StoreState } from "../../model/store";
-import { type Layout, type LayoutInput, type Marker, type TimelineItem, layoutTimeline } from "./layout";
+import {
+  type Layout,
+  type LayoutInput,
+  layoutTimeline,
+  type Marker,
+  type TimelineItem,
+} from "./layout";
 import { createOutline } from "./outline";
 import { TIMELINE_CSS } from "./styles";
-import { type Theme, readTheme } from "./theme";
+import { readTheme, type Theme } from "./theme";
 
 /** Tallest the canvas grows before its lanes scroll (CSS px). */
 const MAX_CANVAS_HEIGHT = 420;
@@ -79,7 +86,8 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   const live = button(doc, "Live", "Back to the live run", "cs-scrub-live");
   const help = el(doc, "span", "cs-timeline-help");
   help.textContent = "?";
-  help.title = "Drag to pan · Ctrl/⌘ + wheel to zoom · keys: + − zoom, 0 fits, ← → pan · drag on the ruler or the red cursor to scrub · click a bar to select it";
+  help.title =
+    "Drag to pan · Ctrl/⌘ + wheel to zoom · keys: + − zoom, 0 fits, ← → pan · drag on the ruler or the red cursor to scrub · click a bar to select it";
   bar.append(zoomOut, zoomIn, fit, scrub, readout, live, help);
 
   const stage = el(doc, "div", "cs-timeline-stage");
@@ -243,8 +251,12 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   };
 
   // Controls.
-  zoomIn.addEventListener("click", () => setViewport(zoomAt(viewport, ZOOM_STEP, LABEL_WIDTH + viewport.plotWidth / 2), true));
-  zoomOut.addEventListener("click", () => setViewport(zoomAt(viewport, 1 / ZOOM_STEP, LABEL_WIDTH + viewport.plotWidth / 2), true));
+  zoomIn.addEventListener("click", () =>
+    setViewport(zoomAt(viewport, ZOOM_STEP, LABEL_WIDTH + viewport.plotWidth / 2), true),
+  );
+  zoomOut.addEventListener("click", () =>
+    setViewport(zoomAt(viewport, 1 / ZOOM_STEP, LABEL_WIDTH + viewport.plotWidth / 2), true),
+  );
   fit.addEventListener("click", () => {
     fitting = true;
     following = true;
@@ -281,7 +293,10 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   const hitAt = (x: number, y: number): TimelineItem | Marker | null => {
     if (x < LABEL_WIDTH) return null;
     if (y < RULER_HEIGHT) return hitMarker(layout.markers, viewport, x);
-    return hitItem(rows, geometry, viewport, x, y - RULER_HEIGHT + scrollY) ?? hitMarker(layout.markers, viewport, x, 2);
+    return (
+      hitItem(rows, geometry, viewport, x, y - RULER_HEIGHT + scrollY) ??
+      hitMarker(layout.markers, viewport, x, 2)
+    );
   };
 
   /** What the tooltip shows, and its measured width, so moving within one item reads no layout. */
@@ -345,7 +360,13 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
       drawDirty = true;
       schedule();
     }
-    setCursor(y < RULER_HEIGHT || nearCursor(x) ? "col-resize" : target !== null && target.partId !== null ? "pointer" : "grab");
+    setCursor(
+      y < RULER_HEIGHT || nearCursor(x)
+        ? "col-resize"
+        : target !== null && target.partId !== null
+          ? "pointer"
+          : "grab",
+    );
     showTooltip(target, x, y);
   };
 
@@ -403,11 +424,15 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   const onKeyDown = (event: KeyboardEvent): void => {
     const centre = LABEL_WIDTH + viewport.plotWidth / 2;
     const tenth = (viewport.plotWidth * viewport.msPerPx) / 10;
-    if (event.key === "+" || event.key === "=") setViewport(zoomAt(viewport, ZOOM_STEP, centre), true);
-    else if (event.key === "-" || event.key === "_") setViewport(zoomAt(viewport, 1 / ZOOM_STEP, centre), true);
+    if (event.key === "+" || event.key === "=")
+      setViewport(zoomAt(viewport, ZOOM_STEP, centre), true);
+    else if (event.key === "-" || event.key === "_")
+      setViewport(zoomAt(viewport, 1 / ZOOM_STEP, centre), true);
     else if (event.key === "0") fit.click();
-    else if (event.key === "ArrowLeft") setViewport({ ...viewport, start: viewport.start - tenth }, true);
-    else if (event.key === "ArrowRight") setViewport({ ...viewport, start: viewport.start + tenth }, true);
+    else if (event.key === "ArrowLeft")
+      setViewport({ ...viewport, start: viewport.start - tenth }, true);
+    else if (event.key === "ArrowRight")
+      setViewport({ ...viewport, start: viewport.start + tenth }, true);
     else return;
     event.preventDefault();
   };
@@ -467,17 +492,23 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   ];
 
   const view = doc.defaultView;
-  const resizeObserver = view?.ResizeObserver === undefined ? null : new view.ResizeObserver(() => {
-    resize();
-    schedule();
-  });
+  const resizeObserver =
+    view?.ResizeObserver === undefined
+      ? null
+      : new view.ResizeObserver(() => {
+          resize();
+          schedule();
+        });
   resizeObserver?.observe(stage);
   // JupyterLab switches themes by changing attributes on <body>.
-  const themeObserver = view?.MutationObserver === undefined ? null : new view.MutationObserver(() => {
-    theme = readTheme(root);
-    drawDirty = true;
-    schedule();
-  });
+  const themeObserver =
+    view?.MutationObserver === undefined
+      ? null
+      : new view.MutationObserver(() => {
+          theme = readTheme(root);
+          drawDirty = true;
+          schedule();
+        });
   if (doc.body !== null) themeObserver?.observe(doc.body, { attributes: true });
 
   resize();

@@ -2,12 +2,13 @@
  * One view per part kind. A view is created once per part id and then updated in place
  * whenever its part changed, touching only the pieces whose values moved.
  */
-import { formatSeconds, h, setText } from "../dom";
-import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
-import { JsonTree } from "../json-tree";
-import { progressBar, progressOf } from "../progress";
-import { isPresent } from "../../util";
+
 import type { NoticeKind, Part, PartKind } from "../../model/wire";
+import { isPresent } from "../../util";
+import { formatSeconds, h, setText } from "../dom";
+import { JsonTree } from "../json-tree";
+import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
+import { progressBar, progressOf } from "../progress";
 import { Badge, FollowingDetails, heldView, TreeSection } from "./sections";
 
 /** Facts about the whole run a part view needs. */
@@ -90,7 +91,8 @@ const VIEWS: ViewFactories = {
         box.follow(!final);
         let label = "Thinking…";
         if (p.redacted === true) label = "Reasoning (redacted by the provider)";
-        else if (final) label = p.t1 === null ? "Thought" : `Thought for ${formatSeconds(p.t1 - p.t0)}`;
+        else if (final)
+          label = p.t1 === null ? "Thought" : `Thought for ${formatSeconds(p.t1 - p.t0)}`;
         setText(box.summary, label);
         draw();
       },
@@ -117,7 +119,7 @@ const VIEWS: ViewFactories = {
     let approval: TreeSection | null = null;
     let suspended: TreeSection | null = null;
     let error: HTMLElement | null = null;
-    let lastArgs: unknown = undefined;
+    let lastArgs: unknown;
     return {
       el,
       children,
@@ -131,7 +133,8 @@ const VIEWS: ViewFactories = {
         if (provider !== null) provider.hidden = p.providerExecuted !== true;
         // The partial parse is the friendlier view; the raw text shows what cannot parse yet.
         const hasArgs = isPresent(p.args);
-        if (hasArgs && p.args !== lastArgs) argsTree.update(p.args, heldView(p, "args", argsTree.el));
+        if (hasArgs && p.args !== lastArgs)
+          argsTree.update(p.args, heldView(p, "args", argsTree.el));
         lastArgs = p.args;
         argsTree.el.hidden = !hasArgs;
         setText(argsText, hasArgs ? "" : str(p.argsText));
@@ -165,7 +168,7 @@ const VIEWS: ViewFactories = {
     const label = h("div", "cs-label");
     const tree = new JsonTree(null, { openDepth: 1 });
     el.append(label, tree.el);
-    let last: unknown = undefined;
+    let last: unknown;
     return {
       el,
       children: null,
@@ -211,7 +214,8 @@ const VIEWS: ViewFactories = {
         if (p.finishReason) bits.push(`finish: ${String(p.finishReason)}`);
         const tokens = p.usage?.totalTokens ?? p.usage?.outputTokens;
         if (typeof tokens === "number") bits.push(`${tokens} tokens`);
-        if (Array.isArray(p.warnings) && p.warnings.length > 0) bits.push(`${p.warnings.length} warning(s)`);
+        if (Array.isArray(p.warnings) && p.warnings.length > 0)
+          bits.push(`${p.warnings.length} warning(s)`);
         setText(head, bits.join(" · "));
       },
     };
@@ -242,7 +246,7 @@ const VIEWS: ViewFactories = {
   },
 
   file(el) {
-    let drawnData: unknown = undefined;
+    let drawnData: unknown;
     return {
       el,
       children: null,
@@ -261,7 +265,7 @@ const VIEWS: ViewFactories = {
     const tree = new JsonTree(null, { openDepth: 3 });
     el.classList.add("cs-card");
     el.append(head, tree.el);
-    let last: unknown = undefined;
+    let last: unknown;
     return {
       el,
       children: null,
@@ -459,7 +463,11 @@ export function fileContent(data: string, mimeType: string, filename: string): H
     img.src = `data:${parsed.mimeType};base64,${parsed.payload}`;
     return img;
   }
-  const button = h("button", "cs-download", `⤓ ${filename || "file"} (${parsed.mimeType || "unknown type"})`);
+  const button = h(
+    "button",
+    "cs-download",
+    `⤓ ${filename || "file"} (${parsed.mimeType || "unknown type"})`,
+  );
   button.type = "button";
   button.addEventListener("click", () => download(parsed, filename || "file"));
   return button;
@@ -483,7 +491,8 @@ function parseFileData(data: string, mimeType: string): FileData {
       base64: dataUrl[2] !== undefined,
     };
   }
-  const looksBase64 = data.length > 0 && data.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(data);
+  const looksBase64 =
+    data.length > 0 && data.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(data);
   return { mimeType: mimeType.toLowerCase(), payload: data, base64: looksBase64 };
 }
 

@@ -3,11 +3,12 @@
  * that only builds its tree while open, the tree's view of a held field, and a collapsible
  * whose open state follows the stream until the user clicks it.
  */
-import { h, setText } from "../dom";
-import { heldEntry } from "../../held/values";
+
 import { requestWhole } from "../../held/relay";
-import { type HeldView, JsonTree } from "../json-tree";
+import { heldEntry } from "../../held/values";
 import type { Part } from "../../model/wire";
+import { h, setText } from "../dom";
+import { type HeldView, JsonTree } from "../json-tree";
 
 /** What a JSON tree needs to show `part`'s `field` when the kernel held it back (null when
  * the field is whole); a fetch is asked for from `origin` (see held/relay.ts). */
@@ -51,7 +52,11 @@ export class TreeSection {
   private drawn: unknown = undefined;
   private drawnToken: number | undefined = undefined;
 
-  constructor(label: string, open = false, private readonly openDepth = 1) {
+  constructor(
+    label: string,
+    open = false,
+    private readonly openDepth = 1,
+  ) {
     this.summary.textContent = label;
     this.el.open = open;
     this.el.append(this.summary);

@@ -3,14 +3,15 @@
  * or a past one while scrubbing). Part views are kept per part id and updated only when
  * their part changed, so a frame costs what changed plus one pass over the part list.
  */
-import type { PanelContext } from "../panel";
-import { formatSeconds, h, setText } from "../dom";
-import { schedule, unschedule } from "../frame";
+
 import { blockBuilder, type PartNode, type TranscriptBlock } from "../../model/selectors";
 import type { StoreState } from "../../model/store";
 import type { Part } from "../../model/wire";
+import { formatSeconds, h, setText } from "../dom";
+import { schedule, unschedule } from "../frame";
+import type { PanelContext } from "../panel";
 import { createPartView, type PartView } from "./parts";
-import { pageCount, type PageRef, Windows } from "./window";
+import { type PageRef, pageCount, Windows } from "./window";
 
 /** Builds the run as it stood at offset `t` (ms); see model/scrub.ts. */
 export type PastState = (state: StoreState, t: number) => StoreState;
@@ -28,7 +29,10 @@ function childListKey(id: string): string {
  * first; null when the part is not in the transcript. A walk over every part, for the rare
  * jump to a part that is not drawn.
  */
-export function pagesLeadingTo(blocks: readonly TranscriptBlock[], partId: string): PageRef[] | null {
+export function pagesLeadingTo(
+  blocks: readonly TranscriptBlock[],
+  partId: string,
+): PageRef[] | null {
   const onWay: PageRef[] = [];
   const paged = (listKey: string, count: number, index: number) => {
     if (pageCount(count) > 0) onWay.push({ listKey, index });
@@ -209,7 +213,8 @@ export class TranscriptView {
 
   /** Mark the part with id `partId` as selected (null clears). */
   highlight(partId: string | null): void {
-    if (this.selected !== null) this.drawn.get(this.selected)?.view.el.classList.remove("cs-selected");
+    if (this.selected !== null)
+      this.drawn.get(this.selected)?.view.el.classList.remove("cs-selected");
     this.selected = partId;
     if (partId !== null) this.drawn.get(partId)?.view.el.classList.add("cs-selected");
   }
@@ -234,7 +239,13 @@ export class TranscriptView {
     return true;
   }
 
-  private drawBlock(block: TranscriptBlock, state: StoreState, ended: boolean, seen: Set<string>, last: boolean): HTMLElement {
+  private drawBlock(
+    block: TranscriptBlock,
+    state: StoreState,
+    ended: boolean,
+    seen: Set<string>,
+    last: boolean,
+  ): HTMLElement {
     let el: HTMLElement;
     let container: HTMLElement;
     if (block.step !== null) {
@@ -250,15 +261,32 @@ export class TranscriptView {
       el = loose;
       container = loose;
     }
-    this.windows.place(container, block.key, block.nodes, (node) => this.drawNode(node, state, ended, seen), last);
+    this.windows.place(
+      container,
+      block.key,
+      block.nodes,
+      (node) => this.drawNode(node, state, ended, seen),
+      last,
+    );
     return el;
   }
 
-  private drawNode(node: PartNode, state: StoreState, ended: boolean, seen: Set<string>): HTMLElement {
+  private drawNode(
+    node: PartNode,
+    state: StoreState,
+    ended: boolean,
+    seen: Set<string>,
+  ): HTMLElement {
     const drawn = this.ensure(node.part, state, ended, seen);
     if (node.children.length > 0 || drawn.children !== null) {
       const draw = (child: PartNode) => this.drawNode(child, state, ended, seen);
-      this.windows.place(this.childrenOf(drawn), childListKey(node.part.id), node.children, draw, false);
+      this.windows.place(
+        this.childrenOf(drawn),
+        childListKey(node.part.id),
+        node.children,
+        draw,
+        false,
+      );
     }
     return drawn.view.el;
   }
@@ -314,7 +342,11 @@ export interface TranscriptHandle {
  * Mount the transcript in `container`, redrawn at most once per animation frame from the
  * store (or from `pastState(store, t)` while `ctx.scrubTime` holds an offset).
  */
-export function mountTranscript(container: HTMLElement, ctx: PanelContext, pastState: PastState | null): TranscriptHandle {
+export function mountTranscript(
+  container: HTMLElement,
+  ctx: PanelContext,
+  pastState: PastState | null,
+): TranscriptHandle {
   const view = new TranscriptView();
   container.append(view.el);
   view.onSelect = (id) => ctx.selection.set(id);

@@ -99,10 +99,16 @@ export class Windows {
    * `root` is the scrolling element; `onChange` is called when a page comes near or goes
    * away, so the owner redraws.
    */
-  constructor(root: HTMLElement, private readonly onChange: () => void) {
+  constructor(
+    root: HTMLElement,
+    private readonly onChange: () => void,
+  ) {
     this.observer =
       typeof IntersectionObserver === "function"
-        ? new IntersectionObserver((entries) => this.observed(entries), { root, rootMargin: `${NEAR_PX}px 0px` })
+        ? new IntersectionObserver((entries) => this.observed(entries), {
+            root,
+            rootMargin: `${NEAR_PX}px 0px`,
+          })
         : null;
   }
 
@@ -207,7 +213,14 @@ export class Windows {
   }
 
   /** Put the page's entries in the DOM: those already there, then more while time is left. */
-  private fill<T>(page: Page, items: readonly T[], start: number, end: number, draw: (item: T) => HTMLElement, fromEnd: boolean): void {
+  private fill<T>(
+    page: Page,
+    items: readonly T[],
+    start: number,
+    end: number,
+    draw: (item: T) => HTMLElement,
+    fromEnd: boolean,
+  ): void {
     if (page.shown === 0) {
       page.fromEnd = fromEnd;
       page.el.style.height = "";

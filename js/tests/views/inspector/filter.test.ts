@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
+import type { TransientItem } from "../../../src/model/wire";
 import {
   emptyFilter,
   extendRows,
-  findRow,
   familyCounts,
   filterRows,
+  findRow,
   isLive,
   liveRow,
   mergeRows,
   rowKey,
   typesOf,
 } from "../../../src/views/inspector/filter";
-import type { TransientItem } from "../../../src/model/wire";
 import { row } from "../timeline/builders";
 
 const rows = [
@@ -38,7 +38,12 @@ describe("inspector rows", () => {
       ["data-progress", "data", 305],
       ["data-status", "data", 500],
     ]);
-    expect(live[0]?.json).toEqual({ type: "data-progress", id: "job", data: { pct: 50 }, transient: true });
+    expect(live[0]?.json).toEqual({
+      type: "data-progress",
+      id: "job",
+      data: { pct: 50 },
+      transient: true,
+    });
     expect(live[1]?.json).toEqual({ type: "data-status", data: "done", transient: true });
     // The same item gives the same row object, so selection survives updates.
     expect(liveRow(transient[0] as TransientItem)).toBe(live[0]);
@@ -47,18 +52,28 @@ describe("inspector rows", () => {
 
   it("filters by type words, with exclusions", () => {
     const merged = mergeRows(rows, transient);
-    const types = (text: string) => filterRows(merged, { ...emptyFilter(), text }).map((r) => r.type);
+    const types = (text: string) =>
+      filterRows(merged, { ...emptyFilter(), text }).map((r) => r.type);
     expect(types("TOOL")).toEqual(["tool-call", "tool-result"]);
     expect(types("delta")).toEqual(["text-delta", "reasoning-delta"]);
     expect(types("tool, finish")).toEqual(["tool-call", "tool-result", "finish"]);
-    expect(types("-delta -data")).toEqual(["start", "text-start", "tool-call", "tool-result", "error", "finish"]);
+    expect(types("-delta -data")).toEqual([
+      "start",
+      "text-start",
+      "tool-call",
+      "tool-result",
+      "error",
+      "finish",
+    ]);
     expect(types("")).toHaveLength(10);
   });
 
   it("filters by family chips and by scrub time", () => {
     const merged = mergeRows(rows, transient);
     const pick = (families: string[], until: number | null = null) =>
-      filterRows(merged, { text: "", families: new Set(families as never[]), until }).map((r) => r.i);
+      filterRows(merged, { text: "", families: new Set(families as never[]), until }).map(
+        (r) => r.i,
+      );
     expect(pick(["errors"])).toEqual([49]);
     expect(pick(["text", "reasoning"])).toEqual([1, 2, 44]);
     expect(pick(["data"])).toEqual([41, 51]);
@@ -69,12 +84,19 @@ describe("inspector rows", () => {
   it("counts families and lists the distinct types", () => {
     const merged = mergeRows(rows, transient);
     const counts = familyCounts(merged);
-    expect([counts.get("control"), counts.get("text"), counts.get("data"), counts.get("network")]).toEqual([2, 2, 2, undefined]);
+    expect([
+      counts.get("control"),
+      counts.get("text"),
+      counts.get("data"),
+      counts.get("network"),
+    ]).toEqual([2, 2, 2, undefined]);
     expect(typesOf(merged).slice(0, 3)).toEqual(["data-progress", "data-status", "error"]);
   });
 
   it("filters 50k rows quickly", () => {
-    const many = Array.from({ length: 50_000 }, (_, k) => row(k, k, k % 5 === 0 ? "tool-call" : "text-delta", k % 5 === 0 ? "tools" : "text"));
+    const many = Array.from({ length: 50_000 }, (_, k) =>
+      row(k, k, k % 5 === 0 ? "tool-call" : "text-delta", k % 5 === 0 ? "tools" : "text"),
+    );
     const filter = { text: "tool", families: new Set(["tools" as const]), until: null };
     let shown = filterRows(mergeRows(many, transient), filter);
     let ms = Infinity;

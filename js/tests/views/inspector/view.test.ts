@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { ROW_HEIGHT, mountInspector } from "../../../src/views/inspector/view";
-import { createShared, type PanelContext } from "../../../src/views/panel";
 import { createStore, fromSnapshot } from "../../../src/model/store";
 import type { ChunkRow, Snapshot, TransientItem } from "../../../src/model/wire";
+import { mountInspector, ROW_HEIGHT } from "../../../src/views/inspector/view";
+import { createShared, type PanelContext } from "../../../src/views/panel";
 import { runInfo, text } from "../timeline/builders";
 
 function rowsOf(count: number): ChunkRow[] {
@@ -67,7 +67,9 @@ describe("chunk inspector", () => {
   });
 
   it("shows offset, type, source and merged count, and marks transient items live only", () => {
-    const { visibleRows } = mount(rowsOf(3), [{ t: 3, i: 1.5, type: "data-progress", id: null, data: { pct: 10 } }]);
+    const { visibleRows } = mount(rowsOf(3), [
+      { t: 3, i: 1.5, type: "data-progress", id: null, data: { pct: 10 } },
+    ]);
     const cells = visibleRows().map((r) =>
       [...r.querySelectorAll("span")].map((s) => s.textContent).filter((t) => t !== ""),
     );
@@ -82,7 +84,9 @@ describe("chunk inspector", () => {
   it("filters by family chip and type text", () => {
     const { container } = mount(rowsOf(100));
     const count = () => container.querySelector(".cs-inspector-count")?.textContent;
-    const chip = container.querySelector<HTMLElement>('.cs-chip[data-family="tools"]') as HTMLElement;
+    const chip = container.querySelector<HTMLElement>(
+      '.cs-chip[data-family="tools"]',
+    ) as HTMLElement;
     expect(chip.textContent).toBe("tools 10");
     chip.click();
     expect(count()).toBe("10 of 100 rows");

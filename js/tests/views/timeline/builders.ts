@@ -5,12 +5,12 @@
 import type {
   BackgroundTask,
   ChunkRow,
+  NestedRun,
   NetworkEvent,
   Notice,
   OutputPart,
   Part,
   RunInfo,
-  NestedRun,
   StepPart,
   TextPart,
   ToolCall,
@@ -37,7 +37,13 @@ export function runInfo(over: Partial<RunInfo> = {}): RunInfo {
 
 const base = { parent: null, step: null, chunk: 0 };
 
-export function step(id: string, index: number, t0: number, t1: number | null, finishReason: string | null): StepPart {
+export function step(
+  id: string,
+  index: number,
+  t0: number,
+  t1: number | null,
+  finishReason: string | null,
+): StepPart {
   return { ...base, id, kind: "step", t0, t1, index, finishReason, usage: null, warnings: null };
 }
 
@@ -52,7 +58,13 @@ export function text(
   return { ...base, id, kind: "text", t0, t1, text: body, marks, ...over };
 }
 
-export function tool(id: string, name: string, states: [number, string][], t1: number | null, over: Partial<ToolCall> = {}): ToolCall {
+export function tool(
+  id: string,
+  name: string,
+  states: [number, string][],
+  t1: number | null,
+  over: Partial<ToolCall> = {},
+): ToolCall {
   const last = states[states.length - 1];
   return {
     ...base,
@@ -79,7 +91,12 @@ export function output(id: string, parent: string, t0: number): OutputPart {
   return { ...base, id, kind: "output", parent, t0, t1: t0, data: { progress: 1 }, from: "USER" };
 }
 
-export function background(id: string, states: [number, string][], t1: number | null, over: Partial<BackgroundTask> = {}): BackgroundTask {
+export function background(
+  id: string,
+  states: [number, string][],
+  t1: number | null,
+  over: Partial<BackgroundTask> = {},
+): BackgroundTask {
   const last = states[states.length - 1];
   return {
     ...base,
@@ -99,11 +116,33 @@ export function background(id: string, states: [number, string][], t1: number | 
   };
 }
 
-export function workflow(id: string, t0: number, t1: number | null, over: Partial<WorkflowRun> = {}): WorkflowRun {
-  return { ...base, id, kind: "workflow", t0, t1, runId: "wf-run", workflowId: "wf", status: t1 === null ? "running" : "success", result: null, ...over };
+export function workflow(
+  id: string,
+  t0: number,
+  t1: number | null,
+  over: Partial<WorkflowRun> = {},
+): WorkflowRun {
+  return {
+    ...base,
+    id,
+    kind: "workflow",
+    t0,
+    t1,
+    runId: "wf-run",
+    workflowId: "wf",
+    status: t1 === null ? "running" : "success",
+    result: null,
+    ...over,
+  };
 }
 
-export function wstep(id: string, stepId: string, states: [number, string][], t1: number | null, over: Partial<WorkflowStep> = {}): WorkflowStep {
+export function wstep(
+  id: string,
+  stepId: string,
+  states: [number, string][],
+  t1: number | null,
+  over: Partial<WorkflowStep> = {},
+): WorkflowStep {
   const last = states[states.length - 1];
   return {
     ...base,
@@ -122,23 +161,70 @@ export function wstep(id: string, stepId: string, states: [number, string][], t1
   };
 }
 
-export function nestedRun(id: string, parent: string, t0: number, t1: number | null, label: string): NestedRun {
-  return { ...base, id, kind: "run", parent, t0, t1, runId: `run-${id}`, label, status: t1 === null ? "running" : "finished", finishReason: null, usage: null };
+export function nestedRun(
+  id: string,
+  parent: string,
+  t0: number,
+  t1: number | null,
+  label: string,
+): NestedRun {
+  return {
+    ...base,
+    id,
+    kind: "run",
+    parent,
+    t0,
+    t1,
+    runId: `run-${id}`,
+    label,
+    status: t1 === null ? "running" : "finished",
+    finishReason: null,
+    usage: null,
+  };
 }
 
 export function network(id: string, t0: number, t1: number | null, event: string): NetworkEvent {
   return { ...base, id, kind: "network", t0, t1, event, label: "", payload: { agent: "a" } };
 }
 
-export function notice(id: string, t0: number, kind: Notice["notice"], message: string, detail: unknown = null): Notice {
-  return { ...base, id, kind: "notice", t0, t1: t0, level: kind === "goal" ? "info" : "error", notice: kind, message, detail };
+export function notice(
+  id: string,
+  t0: number,
+  kind: Notice["notice"],
+  message: string,
+  detail: unknown = null,
+): Notice {
+  return {
+    ...base,
+    id,
+    kind: "notice",
+    t0,
+    t1: t0,
+    level: kind === "goal" ? "info" : "error",
+    notice: kind,
+    message,
+    detail,
+  };
 }
 
-export function row(i: number, t: number, type: string, family: ChunkRow["family"], part: string | null = null, n = 1): ChunkRow {
+export function row(
+  i: number,
+  t: number,
+  type: string,
+  family: ChunkRow["family"],
+  part: string | null = null,
+  n = 1,
+): ChunkRow {
   return { i, n, t, type, from: "AGENT", family, part, json: { type, payload: { i } } };
 }
 
 /** A store-shaped state for pure functions (viewAt, filters). */
 export function stateOf(run: RunInfo, parts: Part[], rows: ChunkRow[] = []) {
-  return { run, parts, byId: new Map(parts.map((p) => [p.id, p])), rows, transient: [] as { t: number; i: number; type: string; id: string | null; data: unknown }[] };
+  return {
+    run,
+    parts,
+    byId: new Map(parts.map((p) => [p.id, p])),
+    rows,
+    transient: [] as { t: number; i: number; type: string; id: string | null; data: unknown }[],
+  };
 }

@@ -25,6 +25,6 @@ describe("preview", () => {
     expect(text.endsWith("…")).toBe(true);
     expect(preview("a\n  b", 10)).toBe("a b");
     expect(preview(null)).toBe("null");
-    expect(preview({ a: undefined })).toBe("{\"a\":undefined}");
+    expect(preview({ a: undefined })).toBe('{"a":undefined}');
   });
 });

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { fitLaneLabel } from "../../../src/views/timeline/draw";
 import {
-  LABEL_WIDTH,
-  LANE_PADDING,
-  ROW_GAP,
-  ROW_HEIGHT,
   fitViewport,
   followEdge,
   hitItem,
   hitMarker,
   indexRows,
+  LABEL_WIDTH,
+  LANE_PADDING,
   laneGeometry,
+  ROW_GAP,
+  ROW_HEIGHT,
   reveal,
   rowAt,
   tickStep,
@@ -18,7 +19,6 @@ import {
   xToTime,
   zoomAt,
 } from "../../../src/views/timeline/geometry";
-import { fitLaneLabel } from "../../../src/views/timeline/draw";
 import { layoutTimeline } from "../../../src/views/timeline/layout";
 import { notice, output, runInfo, step, tool } from "./builders";
 
@@ -27,13 +27,34 @@ function scene() {
     run: runInfo({ elapsedMs: 1000, ttftMs: null }),
     parts: [
       step("s", 0, 0, 1000, "stop"),
-      tool("a", "slow", [[100, "running"], [900, "done"]], 900),
-      tool("b", "fast", [[120, "running"], [200, "done"]], 200),
+      tool(
+        "a",
+        "slow",
+        [
+          [100, "running"],
+          [900, "done"],
+        ],
+        900,
+      ),
+      tool(
+        "b",
+        "fast",
+        [
+          [120, "running"],
+          [200, "done"],
+        ],
+        200,
+      ),
       output("o", "a", 500),
       notice("x", 700, "error", "boom"),
     ],
   });
-  return { layout, geometry: laneGeometry(layout), index: indexRows(layout), vp: fitViewport(layout.end, 1040) };
+  return {
+    layout,
+    geometry: laneGeometry(layout),
+    index: indexRows(layout),
+    vp: fitViewport(layout.end, 1040),
+  };
 }
 
 /** Lane-area y of the middle of a row. */
@@ -79,9 +100,17 @@ describe("timeline geometry", () => {
     expect(onA?.partId).toBe("a");
     const onB = hitItem(index, geometry, vp, timeToX(vp, 150), rowMiddle(geometry, tools, 1));
     expect(onB?.partId).toBe("b");
-    const onTick = hitItem(index, geometry, vp, timeToX(vp, 500) + 2, rowMiddle(geometry, tools, 0));
+    const onTick = hitItem(
+      index,
+      geometry,
+      vp,
+      timeToX(vp, 500) + 2,
+      rowMiddle(geometry, tools, 0),
+    );
     expect(onTick?.partId).toBe("o");
-    expect(hitItem(index, geometry, vp, timeToX(vp, 950), rowMiddle(geometry, tools, 0))).toBeNull();
+    expect(
+      hitItem(index, geometry, vp, timeToX(vp, 950), rowMiddle(geometry, tools, 0)),
+    ).toBeNull();
   });
 
   it("hits markers near their line", () => {

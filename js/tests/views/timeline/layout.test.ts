@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { layoutTimeline, type Layout, type TimelineItem } from "../../../src/views/timeline/layout";
 import type { Part } from "../../../src/model/wire";
+import { type Layout, layoutTimeline, type TimelineItem } from "../../../src/views/timeline/layout";
 import {
   background,
   nestedRun,
@@ -35,10 +35,23 @@ describe("layoutTimeline", () => {
   it("lays a tool call spanning two steps next to the steps that bracket it", () => {
     const parts: Part[] = [
       step("s0", 0, 0, 400, "tool-calls"),
-      text("t0", 20, 100, "Let me look.", [[20, 4], [100, 12]]),
-      tool("k0", "search", [[110, "input-streaming"], [150, "running"], [600, "done"]], 600, {
-        result: { hits: 3 },
-      }),
+      text("t0", 20, 100, "Let me look.", [
+        [20, 4],
+        [100, 12],
+      ]),
+      tool(
+        "k0",
+        "search",
+        [
+          [110, "input-streaming"],
+          [150, "running"],
+          [600, "done"],
+        ],
+        600,
+        {
+          result: { hits: 3 },
+        },
+      ),
       step("s1", 1, 410, 900, "stop"),
       text("t1", 620, 880, "Found 3.", [[620, 8]]),
     ];
@@ -66,12 +79,45 @@ describe("layoutTimeline", () => {
 
   it("stacks parallel tool calls in rows and puts their outputs on the same rows", () => {
     const parts: Part[] = [
-      tool("a", "weather", [[100, "running"], [500, "done"]], 500),
-      tool("b", "news", [[110, "running"], [300, "error"]], 300, { error: "timeout" }),
-      tool("c", "stocks", [[120, "running"], [450, "denied"]], 450),
+      tool(
+        "a",
+        "weather",
+        [
+          [100, "running"],
+          [500, "done"],
+        ],
+        500,
+      ),
+      tool(
+        "b",
+        "news",
+        [
+          [110, "running"],
+          [300, "error"],
+        ],
+        300,
+        { error: "timeout" },
+      ),
+      tool(
+        "c",
+        "stocks",
+        [
+          [120, "running"],
+          [450, "denied"],
+        ],
+        450,
+      ),
       output("o1", "b", 200),
       output("o2", "a", 250),
-      tool("d", "later", [[510, "running"], [520, "done"]], 520),
+      tool(
+        "d",
+        "later",
+        [
+          [510, "running"],
+          [520, "done"],
+        ],
+        520,
+      ),
     ];
     const layout = layoutTimeline({ run: runInfo(), parts });
     const tools = itemsIn(layout, "Tools");
@@ -91,11 +137,31 @@ describe("layoutTimeline", () => {
 
   it("shows background tasks that succeed and fail with their phases and progress", () => {
     const parts: Part[] = [
-      background("ok", [[50, "started"], [60, "running"], [300, "suspended"], [400, "running"], [700, "completed"]], 700, {
-        progress: 0.5,
-        result: "done",
-      }),
-      background("bad", [[80, "started"], [90, "running"], [200, "failed"]], 200, { error: "boom" }),
+      background(
+        "ok",
+        [
+          [50, "started"],
+          [60, "running"],
+          [300, "suspended"],
+          [400, "running"],
+          [700, "completed"],
+        ],
+        700,
+        {
+          progress: 0.5,
+          result: "done",
+        },
+      ),
+      background(
+        "bad",
+        [
+          [80, "started"],
+          [90, "running"],
+          [200, "failed"],
+        ],
+        200,
+        { error: "boom" },
+      ),
     ];
     const layout = layoutTimeline({ run: runInfo(), parts });
     const lane = itemsIn(layout, "Background");
@@ -112,17 +178,83 @@ describe("layoutTimeline", () => {
   it("lays out a workflow with parallel, foreach and nested steps as stacked and indented lanes", () => {
     const parts: Part[] = [
       workflow("w", 0, 900),
-      wstep("fetch", "fetch", [[10, "running"], [100, "success"]], 100),
+      wstep(
+        "fetch",
+        "fetch",
+        [
+          [10, "running"],
+          [100, "success"],
+        ],
+        100,
+      ),
       // parallel branches
-      wstep("pa", "left", [[110, "running"], [300, "success"]], 300),
-      wstep("pb", "right", [[112, "running"], [250, "failed"]], 250, { error: "nope" }),
+      wstep(
+        "pa",
+        "left",
+        [
+          [110, "running"],
+          [300, "success"],
+        ],
+        300,
+      ),
+      wstep(
+        "pb",
+        "right",
+        [
+          [112, "running"],
+          [250, "failed"],
+        ],
+        250,
+        { error: "nope" },
+      ),
       // foreach iterations of one step
-      wstep("f1", "each", [[310, "running"], [400, "success"]], 400),
-      wstep("f2", "each", [[311, "running"], [420, "success"]], 420),
-      wstep("f3", "each", [[312, "waiting"], [380, "running"], [410, "success"]], 410),
+      wstep(
+        "f1",
+        "each",
+        [
+          [310, "running"],
+          [400, "success"],
+        ],
+        400,
+      ),
+      wstep(
+        "f2",
+        "each",
+        [
+          [311, "running"],
+          [420, "success"],
+        ],
+        420,
+      ),
+      wstep(
+        "f3",
+        "each",
+        [
+          [312, "waiting"],
+          [380, "running"],
+          [410, "success"],
+        ],
+        410,
+      ),
       // a nested workflow's steps have dotted ids
-      wstep("n1", "inner-wf.prepare", [[500, "running"], [600, "success"]], 600),
-      wstep("n2", "inner-wf.deep.leaf", [[610, "running"], [700, "suspended"]], null),
+      wstep(
+        "n1",
+        "inner-wf.prepare",
+        [
+          [500, "running"],
+          [600, "success"],
+        ],
+        600,
+      ),
+      wstep(
+        "n2",
+        "inner-wf.deep.leaf",
+        [
+          [610, "running"],
+          [700, "suspended"],
+        ],
+        null,
+      ),
     ];
     const layout = layoutTimeline({ run: runInfo({ elapsedMs: 950 }), parts });
     expect(laneLabels(layout)).toEqual(["Run", "Workflow", "inner-wf", "inner-wf.deep"]);
@@ -141,12 +273,34 @@ describe("layoutTimeline", () => {
   });
 
   it("puts a nested agent run's parts on indented lanes of their own", () => {
-    const call = tool("k", "research", [[100, "running"], [800, "done"]], 800);
+    const call = tool(
+      "k",
+      "research",
+      [
+        [100, "running"],
+        [800, "done"],
+      ],
+      800,
+    );
     const sub = nestedRun("r", "k", 120, 780, "researcher");
     const subStep = { ...step("rs", 0, 130, 770, "stop"), parent: "r" };
     const subText = { ...text("rt", 140, 700, "sub text", [[140, 8]]), parent: "rs" };
-    const subTool = { ...tool("rk", "fetch", [[200, "running"], [300, "done"]], 300), parent: "rs" };
-    const layout = layoutTimeline({ run: runInfo(), parts: [call, sub, subStep, subText, subTool] });
+    const subTool = {
+      ...tool(
+        "rk",
+        "fetch",
+        [
+          [200, "running"],
+          [300, "done"],
+        ],
+        300,
+      ),
+      parent: "rs",
+    };
+    const layout = layoutTimeline({
+      run: runInfo(),
+      parts: [call, sub, subStep, subText, subTool],
+    });
     expect(laneLabels(layout)).toEqual([
       "Run",
       "Tools",
@@ -168,7 +322,12 @@ describe("layoutTimeline", () => {
       }),
       notice("err", 320, "error", "rate limited"),
       notice("ab", 330, "abort", "user stopped"),
-      notice("g1", 340, "goal", "", { passed: true, objective: "answer", iteration: 1, maxRuns: 3 }),
+      notice("g1", 340, "goal", "", {
+        passed: true,
+        objective: "answer",
+        iteration: 1,
+        maxRuns: 3,
+      }),
       notice("g2", 345, "goal", "", { passed: false, objective: "answer", reason: "too short" }),
       notice("g3", 350, "goal", "task completion check", { isComplete: true }),
     ];
@@ -226,7 +385,10 @@ describe("layoutTimeline", () => {
     ]);
     expect(itemOf(finished, "n1").tooltip).toContain("took 190 ms");
     // While the run streams, a start with no end yet runs to the live edge.
-    const live = layoutTimeline({ run: runInfo({ ended: false, status: "running", elapsedMs: 500 }), parts });
+    const live = layoutTimeline({
+      run: runInfo({ ended: false, status: "running", elapsedMs: 500 }),
+      parts,
+    });
     expect([itemOf(live, "n4").end, itemOf(live, "n4").open]).toEqual([500, true]);
   });
 
@@ -243,9 +405,38 @@ describe("layoutTimeline", () => {
     for (let k = 0; k < 10_000; k++) {
       const t = k * 10;
       const kind = k % 3;
-      if (kind === 0) parts.push(text(`t${k}`, t, t + 8, "x".repeat(40), [[t, 20], [t + 8, 40]]));
-      else if (kind === 1) parts.push(tool(`k${k}`, "search", [[t, "input-streaming"], [t + 2, "running"], [t + 25, "done"]], t + 25));
-      else parts.push(wstep(`w${k}`, `step-${k % 7}`, [[t, "running"], [t + 30, "success"]], t + 30));
+      if (kind === 0)
+        parts.push(
+          text(`t${k}`, t, t + 8, "x".repeat(40), [
+            [t, 20],
+            [t + 8, 40],
+          ]),
+        );
+      else if (kind === 1)
+        parts.push(
+          tool(
+            `k${k}`,
+            "search",
+            [
+              [t, "input-streaming"],
+              [t + 2, "running"],
+              [t + 25, "done"],
+            ],
+            t + 25,
+          ),
+        );
+      else
+        parts.push(
+          wstep(
+            `w${k}`,
+            `step-${k % 7}`,
+            [
+              [t, "running"],
+              [t + 30, "success"],
+            ],
+            t + 30,
+          ),
+        );
     }
     const run = runInfo({ elapsedMs: 100_000 });
     // Best of a few runs after warm-up: the figure is the layout's cost, not the JIT's.

@@ -1,18 +1,24 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { layoutTimeline } from "../../../src/views/timeline/layout";
-import { OUTLINE_ITEMS_PER_LANE, createOutline, describeItem } from "../../../src/views/timeline/outline";
+import {
+  createOutline,
+  describeItem,
+  OUTLINE_ITEMS_PER_LANE,
+} from "../../../src/views/timeline/outline";
+import { runInfo, step, tool } from "./builders";
 import backgroundFailure from "./fixtures/background-task-failure";
 import parallelTools from "./fixtures/parallel-tool-calls";
 import tripwireOutput from "./fixtures/tripwire-output";
-import { runInfo, step, tool } from "./builders";
 
 function lanesOf(el: HTMLElement) {
   return Array.from(el.querySelectorAll<HTMLElement>(".cs-outline-lane")).map((lane) => ({
     label: lane.querySelector(".cs-outline-lane-label")?.textContent,
     rows: lane.dataset.rows,
     count: lane.dataset.count,
-    items: Array.from(lane.querySelectorAll<HTMLElement>(".cs-outline-item")).map((i) => i.textContent),
+    items: Array.from(lane.querySelectorAll<HTMLElement>(".cs-outline-item")).map(
+      (i) => i.textContent,
+    ),
   }));
 }
 
@@ -28,16 +34,25 @@ describe("timeline outline", () => {
     ]);
     const tools = lanes[2]?.items ?? [];
     expect(tools).toHaveLength(3);
-    for (const line of tools) expect(line).toMatch(/^get-weather · done · from \d+ ms, took \d+ ms$/);
-    const rows = Array.from(outline.el.querySelectorAll<HTMLElement>(".cs-outline-lane[data-kind=tools] .cs-outline-item")).map((i) => i.dataset.row);
+    for (const line of tools)
+      expect(line).toMatch(/^get-weather · done · from \d+ ms, took \d+ ms$/);
+    const rows = Array.from(
+      outline.el.querySelectorAll<HTMLElement>(
+        ".cs-outline-lane[data-kind=tools] .cs-outline-item",
+      ),
+    ).map((i) => i.dataset.row);
     expect(rows).toEqual(["0", "1", "2"]);
-    expect(outline.el.querySelector(".cs-outline-lane-count")?.textContent).toBe(" (3 items in 2 rows)");
+    expect(outline.el.querySelector(".cs-outline-lane-count")?.textContent).toBe(
+      " (3 items in 2 rows)",
+    );
   });
 
   it("says a background task failed, not only in red", () => {
     const outline = createOutline(document, () => {});
     outline.update(layoutTimeline(backgroundFailure));
-    const task = outline.el.querySelector<HTMLElement>(".cs-outline-lane[data-kind=background] .cs-outline-item");
+    const task = outline.el.querySelector<HTMLElement>(
+      ".cs-outline-lane[data-kind=background] .cs-outline-item",
+    );
     expect(task?.dataset.color).toBe("failure");
     expect(task?.textContent).toMatch(/^deep-research · failed · /);
   });
@@ -56,13 +71,26 @@ describe("timeline outline", () => {
 
   it("keeps a long lane short and says how many more it holds", () => {
     const parts = [step("s", 0, 0, 100_000, "stop")];
-    for (let i = 0; i < 1000; i++) parts.push(tool(`t${i}`, "search", [[i * 10, "running"], [i * 10 + 5, "done"]], i * 10 + 5) as never);
+    for (let i = 0; i < 1000; i++)
+      parts.push(
+        tool(
+          `t${i}`,
+          "search",
+          [
+            [i * 10, "running"],
+            [i * 10 + 5, "done"],
+          ],
+          i * 10 + 5,
+        ) as never,
+      );
     const outline = createOutline(document, () => {});
     outline.update(layoutTimeline({ run: runInfo({ elapsedMs: 100_000 }), parts }));
     const tools = outline.el.querySelector<HTMLElement>(".cs-outline-lane[data-kind=tools]");
     expect(tools?.dataset.count).toBe("1000");
     expect(tools?.querySelectorAll(".cs-outline-item")).toHaveLength(OUTLINE_ITEMS_PER_LANE);
-    expect(tools?.querySelector(".cs-outline-more")?.textContent).toBe(`and ${1000 - OUTLINE_ITEMS_PER_LANE} more`);
+    expect(tools?.querySelector(".cs-outline-more")?.textContent).toBe(
+      `and ${1000 - OUTLINE_ITEMS_PER_LANE} more`,
+    );
   });
 
   it("keeps the focus on the same part's button across updates", () => {
@@ -70,7 +98,9 @@ describe("timeline outline", () => {
     document.body.append(outline.el);
     const layout = layoutTimeline(parallelTools);
     outline.update(layout);
-    const second = outline.el.querySelectorAll<HTMLElement>(".cs-outline-lane[data-kind=tools] button")[1];
+    const second = outline.el.querySelectorAll<HTMLElement>(
+      ".cs-outline-lane[data-kind=tools] button",
+    )[1];
     second?.focus();
     const id = second?.dataset.partId;
     outline.update(layoutTimeline(parallelTools));
@@ -80,7 +110,10 @@ describe("timeline outline", () => {
   });
 
   it("names unlabelled ticks and open bars", () => {
-    const layout = layoutTimeline({ run: runInfo({ elapsedMs: 500, ended: false, status: "running" }), parts: [tool("k", "fetch", [[100, "running"]], null)] });
+    const layout = layoutTimeline({
+      run: runInfo({ elapsedMs: 500, ended: false, status: "running" }),
+      parts: [tool("k", "fetch", [[100, "running"]], null)],
+    });
     const item = layout.items.find((i) => i.partId === "k");
     expect(item && describeItem(item)).toBe("fetch · running · from 100 ms, open for 400 ms");
   });

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { statesOf } from "../../../src/model/history";
 import { viewAt } from "../../../src/model/scrub";
 import { fromSnapshot } from "../../../src/model/store";
-import { layoutTimeline, type Layout } from "../../../src/views/timeline/layout";
 import type { Snapshot, TextPart, ToolCall } from "../../../src/model/wire";
+import { type Layout, layoutTimeline } from "../../../src/views/timeline/layout";
 import abort from "./fixtures/abort";
 import agentNetwork from "./fixtures/agent-network";
 import backgroundFailure from "./fixtures/background-task-failure";
@@ -24,7 +24,9 @@ import workflowTool from "./fixtures/workflow-tool";
 function lanes(layout: Layout): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   layout.lanes.forEach((lane, index) => {
-    out[lane.label] = layout.items.filter((item) => item.lane === index).map((item) => `${item.label}${item.shape === "tick" ? " (tick)" : ""}`);
+    out[lane.label] = layout.items
+      .filter((item) => item.lane === index)
+      .map((item) => `${item.label}${item.shape === "tick" ? " (tick)" : ""}`);
   });
   return out;
 }
@@ -48,14 +50,19 @@ describe("timeline of real recordings", () => {
   it("puts writer outputs as ticks on their tool's row", () => {
     const layout = layoutTimeline(toolWriter);
     expect(lanes(layout).Tools).toEqual(["long-task", " (tick)", " (tick)"]);
-    expect(new Set(layout.items.filter((i) => i.lane === 2).map((i) => i.row))).toEqual(new Set([0]));
+    expect(new Set(layout.items.filter((i) => i.lane === 2).map((i) => i.row))).toEqual(
+      new Set([0]),
+    );
   });
 
   it("shows a background task's outcome and the continuation run that follows it", () => {
     const ok = layoutTimeline(backgroundSuccess);
     const failed = layoutTimeline(backgroundFailure);
     expect(lanes(ok).Background).toEqual(["deep-research"]);
-    const task = (layout: Layout) => layout.items.find((i) => i.label === "deep-research" && layout.lanes[i.lane]?.kind === "background");
+    const task = (layout: Layout) =>
+      layout.items.find(
+        (i) => i.label === "deep-research" && layout.lanes[i.lane]?.kind === "background",
+      );
     expect(task(ok)?.color).toBe("success");
     expect(task(failed)?.color).toBe("failure");
     expect(task(ok)?.segments.map((s) => s.state)).toEqual(["started", "running"]);
@@ -81,7 +88,11 @@ describe("timeline of real recordings", () => {
       Run: ["workflow-tool", "step 1 · tool-calls", "step 2 · stop"],
       Text: ["text"],
       Tools: ["workflow-greetingWorkflow"],
-      "workflow-greetingWorkflow · Run": ["workflow-greetingWorkflow", "greeting-workflow", " (tick)"],
+      "workflow-greetingWorkflow · Run": [
+        "workflow-greetingWorkflow",
+        "greeting-workflow",
+        " (tick)",
+      ],
       "workflow-greetingWorkflow · Workflow": ["shout", "count"],
     });
   });
@@ -89,7 +100,11 @@ describe("timeline of real recordings", () => {
   it("pairs agent-network events into spans and indents the sub-agent's run", () => {
     const layout = layoutTimeline(agentNetwork);
     const network = lanes(layout).Network;
-    expect(network?.slice(0, 3)).toEqual(["routing-agent", "routing-agent · writer (tick)", "agent-execution · writer"]);
+    expect(network?.slice(0, 3)).toEqual([
+      "routing-agent",
+      "routing-agent · writer (tick)",
+      "agent-execution · writer",
+    ]);
     const routing = layout.items.find((i) => i.label === "routing-agent");
     expect(routing !== undefined && routing.end > routing.start).toBe(true);
     expect(lanes(layout)["writer · Text"]).toEqual(["text"]);

@@ -1,18 +1,28 @@
 // @vitest-environment jsdom
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createShared, type PanelContext } from "../../../src/views/panel";
 import { createStore, fromSnapshot } from "../../../src/model/store";
-import { LANE_PADDING, RULER_HEIGHT, ROW_HEIGHT, fitViewport, laneGeometry, timeToX } from "../../../src/views/timeline/geometry";
+import type { Snapshot } from "../../../src/model/wire";
+import { createShared, type PanelContext } from "../../../src/views/panel";
+import {
+  fitViewport,
+  LANE_PADDING,
+  laneGeometry,
+  ROW_HEIGHT,
+  RULER_HEIGHT,
+  timeToX,
+} from "../../../src/views/timeline/geometry";
 import { layoutTimeline } from "../../../src/views/timeline/layout";
 import { mountTimeline } from "../../../src/views/timeline/view";
-import type { Snapshot } from "../../../src/model/wire";
 import { runInfo, step, tool } from "./builders";
 
 const WIDTH = 1000;
 
 beforeAll(() => {
   // happy-dom does no layout: give elements the width a browser would.
-  Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => WIDTH });
+  Object.defineProperty(HTMLElement.prototype, "clientWidth", {
+    configurable: true,
+    get: () => WIDTH,
+  });
 });
 
 const cleanups: (() => void)[] = [];
@@ -25,7 +35,18 @@ function mount() {
     v: 1,
     seq: 0,
     run: runInfo({ elapsedMs: 1000, ttftMs: null }),
-    parts: [step("s", 0, 0, 1000, "stop"), tool("k", "search", [[100, "running"], [800, "done"]], 800)],
+    parts: [
+      step("s", 0, 0, 1000, "stop"),
+      tool(
+        "k",
+        "search",
+        [
+          [100, "running"],
+          [800, "done"],
+        ],
+        800,
+      ),
+    ],
     rows: [],
   };
   const store = createStore(fromSnapshot(snap));
@@ -48,7 +69,9 @@ function mount() {
 }
 
 function pointer(target: Element, type: string, x: number, y: number): void {
-  target.dispatchEvent(new PointerEvent(type, { clientX: x, clientY: y, button: 0, pointerId: 1, bubbles: true }));
+  target.dispatchEvent(
+    new PointerEvent(type, { clientX: x, clientY: y, button: 0, pointerId: 1, bubbles: true }),
+  );
 }
 
 describe("timeline view", () => {
@@ -111,7 +134,9 @@ describe("timeline view", () => {
 
   it("lists its lanes as text, and a listed bar selects its part like a click", () => {
     const { ctx, scrolled, q } = mount();
-    const lanes = Array.from(q(".cs-timeline-outline").querySelectorAll(".cs-outline-lane-label")).map((l) => l.textContent);
+    const lanes = Array.from(
+      q(".cs-timeline-outline").querySelectorAll(".cs-outline-lane-label"),
+    ).map((l) => l.textContent);
     expect(lanes).toEqual(["Run", "Tools"]);
     const button = q<HTMLButtonElement>(".cs-outline-lane[data-kind=tools] button");
     expect(button.textContent).toBe("search · done · from 100 ms, took 700 ms");
@@ -124,6 +149,8 @@ describe("timeline view", () => {
     const { store, container, unmount } = mount();
     unmount();
     expect(container.querySelector(".cs-timeline")).toBeNull();
-    expect(() => store.dispatch({ kind: "batch", seq: 1, ops: [{ op: "run", set: { elapsedMs: 2000 } }] })).not.toThrow();
+    expect(() =>
+      store.dispatch({ kind: "batch", seq: 1, ops: [{ op: "run", set: { elapsedMs: 2000 } }] }),
+    ).not.toThrow();
   });
 });

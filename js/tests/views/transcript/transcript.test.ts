@@ -1,10 +1,16 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { createShared, type PanelContext } from "../../../src/views/panel";
 import { viewAt } from "../../../src/model/scrub";
-import { applyDown, createStore, emptyState, fromSnapshot, type StoreState } from "../../../src/model/store";
-import { mountTranscript, TranscriptView } from "../../../src/views/transcript/view";
+import {
+  applyDown,
+  createStore,
+  emptyState,
+  fromSnapshot,
+  type StoreState,
+} from "../../../src/model/store";
 import type { Op, Part } from "../../../src/model/wire";
+import { createShared, type PanelContext } from "../../../src/views/panel";
+import { mountTranscript, TranscriptView } from "../../../src/views/transcript/view";
 import { batch, part, snapshot } from "../../helpers";
 
 function build(parts: Part[], runFields: Record<string, unknown> = {}): StoreState {
@@ -28,7 +34,11 @@ const frame = () => new Promise((resolve) => setTimeout(resolve, 40));
 describe("TranscriptView", () => {
   it("renders text as markdown and redraws only the part that changed", () => {
     const view = new TranscriptView();
-    let state = build([part("step", { id: "s" }), part("text", { id: "a", step: "s", text: "**first**" }), part("text", { id: "b", step: "s", text: "second" })]);
+    let state = build([
+      part("step", { id: "s" }),
+      part("text", { id: "a", step: "s", text: "**first**" }),
+      part("text", { id: "b", step: "s", text: "second" }),
+    ]);
     view.draw(state);
     expect(partEl(view, "a").querySelector("strong")?.textContent).toBe("first");
     const untouched = partEl(view, "a").querySelector(".cs-md-live")?.firstChild;
@@ -48,12 +58,22 @@ describe("TranscriptView", () => {
     expect(card.querySelector(".cs-badge")?.textContent).toBe("input streaming");
     expect(card.querySelector(".cs-args-text")?.textContent).toBe('{"city": "Par');
 
-    state = apply(state, 1, { op: "set", id: "k", set: { args: { city: "Paris" }, state: "running" }, t: 10 });
+    state = apply(state, 1, {
+      op: "set",
+      id: "k",
+      set: { args: { city: "Paris" }, state: "running" },
+      t: 10,
+    });
     view.draw(state);
     expect(card.querySelector(".cs-badge")?.textContent).toBe("running");
     expect(card.querySelector(".cs-json")?.textContent).toContain('"Paris"');
 
-    state = apply(state, 2, { op: "set", id: "k", set: { state: "error", error: { message: "city not found" } }, t: 20 });
+    state = apply(state, 2, {
+      op: "set",
+      id: "k",
+      set: { state: "error", error: { message: "city not found" } },
+      t: 20,
+    });
     view.draw(state);
     expect(card.querySelector(".cs-badge")?.className).toContain("cs-state-error");
     expect(card.querySelector(".cs-error-text")?.textContent).toBe("city not found");
@@ -61,19 +81,37 @@ describe("TranscriptView", () => {
 
   it("adds the approval, suspension, error and provider pieces of a tool card only when it has them, in order", () => {
     const view = new TranscriptView();
-    let state = build([part("tool", { id: "k", toolName: "pay", state: "running", args: { amount: 5 } })]);
+    let state = build([
+      part("tool", { id: "k", toolName: "pay", state: "running", args: { amount: 5 } }),
+    ]);
     view.draw(state);
     const card = partEl(view, "k");
-    const sections = () => Array.from(card.querySelectorAll(":scope > details > summary")).map((s) => s.textContent);
+    const sections = () =>
+      Array.from(card.querySelectorAll(":scope > details > summary")).map((s) => s.textContent);
     expect(card.querySelector(".cs-tag")).toBeNull();
     expect(card.querySelector(".cs-error-text")).toBeNull();
     expect(card.querySelectorAll(":scope > details:not([hidden])")).toHaveLength(0);
 
-    state = apply(state, 1, { op: "set", id: "k", set: { state: "suspended", suspendPayload: { reason: "wait" } }, t: 5 });
+    state = apply(state, 1, {
+      op: "set",
+      id: "k",
+      set: { state: "suspended", suspendPayload: { reason: "wait" } },
+      t: 5,
+    });
     view.draw(state);
-    state = apply(state, 2, { op: "set", id: "k", set: { state: "awaiting-approval", providerExecuted: true }, t: 6 });
+    state = apply(state, 2, {
+      op: "set",
+      id: "k",
+      set: { state: "awaiting-approval", providerExecuted: true },
+      t: 6,
+    });
     view.draw(state);
-    state = apply(state, 3, { op: "set", id: "k", set: { state: "done", result: { paid: true }, approval: { approved: true } }, t: 7 });
+    state = apply(state, 3, {
+      op: "set",
+      id: "k",
+      set: { state: "done", result: { paid: true }, approval: { approved: true } },
+      t: 7,
+    });
     view.draw(state);
     expect(sections()).toEqual(["approval requested", "suspended with", "result"]);
     expect(card.querySelector(".cs-tag")?.textContent).toBe("provider-executed");
@@ -116,14 +154,32 @@ describe("TranscriptView", () => {
     view.draw(
       build([
         part("file", { id: "png", mimeType: "image/png", data: "iVBORw0KGgo=", filename: "a.png" }),
-        part("file", { id: "svg", mimeType: "image/svg+xml", data: "PHN2Zz48L3N2Zz4=", filename: "a.svg" }),
+        part("file", {
+          id: "svg",
+          mimeType: "image/svg+xml",
+          data: "PHN2Zz48L3N2Zz4=",
+          filename: "a.svg",
+        }),
         part("source", { id: "ok", url: "https://example.com/doc", title: "Doc" }),
         part("source", { id: "bad", url: "javascript:alert(1)", title: "Bad" }),
-        part("notice", { id: "n", level: "error", notice: "tripwire", message: "blocked by moderation", detail: null }),
-        part("data", { id: "d", dataType: "data-progress", dataId: "job", data: { current: 3, total: 4 } }),
+        part("notice", {
+          id: "n",
+          level: "error",
+          notice: "tripwire",
+          message: "blocked by moderation",
+          detail: null,
+        }),
+        part("data", {
+          id: "d",
+          dataType: "data-progress",
+          dataId: "job",
+          data: { current: 3, total: 4 },
+        }),
       ]),
     );
-    expect(partEl(view, "png").querySelector("img")?.getAttribute("src")).toBe("data:image/png;base64,iVBORw0KGgo=");
+    expect(partEl(view, "png").querySelector("img")?.getAttribute("src")).toBe(
+      "data:image/png;base64,iVBORw0KGgo=",
+    );
     expect(partEl(view, "svg").querySelector("img")).toBeNull();
     expect(partEl(view, "svg").querySelector("button")?.textContent).toContain("a.svg");
     const link = partEl(view, "ok").querySelector("a");
@@ -132,7 +188,9 @@ describe("TranscriptView", () => {
     expect(partEl(view, "n").textContent).toContain("Tripwire");
     expect(partEl(view, "n").textContent).toContain("blocked by moderation");
     expect(partEl(view, "d").querySelector(".cs-progress-label")?.textContent).toBe("3 / 4");
-    expect((partEl(view, "d").querySelector(".cs-progress-fill") as HTMLElement).style.width).toBe("75%");
+    expect((partEl(view, "d").querySelector(".cs-progress-fill") as HTMLElement).style.width).toBe(
+      "75%",
+    );
   });
 
   it("reports clicks on parts for selection and highlights the selected one", () => {
@@ -140,7 +198,9 @@ describe("TranscriptView", () => {
     const picked: string[] = [];
     view.onSelect = (id) => picked.push(id);
     view.draw(build([part("text", { id: "t", text: "click me" })]));
-    partEl(view, "t").querySelector("p")?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    partEl(view, "t")
+      .querySelector("p")
+      ?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
     expect(picked).toEqual(["t"]);
     view.highlight("t");
     expect(partEl(view, "t").classList.contains("cs-selected")).toBe(true);
@@ -153,7 +213,9 @@ describe("following the stream", () => {
     const scroller = view.el.querySelector(".cs-transcript") as HTMLElement;
     let top = 0;
     Object.defineProperty(scroller, "clientHeight", { get: () => 100 });
-    Object.defineProperty(scroller, "scrollHeight", { get: () => 100 + (scroller.textContent?.length ?? 0) });
+    Object.defineProperty(scroller, "scrollHeight", {
+      get: () => 100 + (scroller.textContent?.length ?? 0),
+    });
     Object.defineProperty(scroller, "scrollTop", {
       get: () => top,
       set: (value: number) => {
@@ -206,7 +268,10 @@ describe("mountTranscript", () => {
   }
 
   it("redraws from the store and shows a past state while scrubbing", async () => {
-    let state = applyDown(emptyState(), batch(1, { op: "add", part: part("text", { id: "t", t0: 0 }) }));
+    let state = applyDown(
+      emptyState(),
+      batch(1, { op: "add", part: part("text", { id: "t", t0: 0 }) }),
+    );
     const ctx = context(state);
     const container = document.createElement("div");
     const handle = mountTranscript(container, ctx, viewAt);

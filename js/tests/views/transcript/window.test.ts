@@ -1,10 +1,17 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fromSnapshot, type StoreState } from "../../../src/model/store";
-import { pagesLeadingTo, TranscriptView } from "../../../src/views/transcript/view";
-import { DRAW_BUDGET_MS, NEAR_PX, PAGE_ITEMS, pageCount, SPARE_CARDS, WINDOW_MIN_ITEMS } from "../../../src/views/transcript/window";
 import { transcriptBlocks } from "../../../src/model/selectors";
+import { fromSnapshot, type StoreState } from "../../../src/model/store";
 import type { Part } from "../../../src/model/wire";
+import { pagesLeadingTo, TranscriptView } from "../../../src/views/transcript/view";
+import {
+  DRAW_BUDGET_MS,
+  NEAR_PX,
+  PAGE_ITEMS,
+  pageCount,
+  SPARE_CARDS,
+  WINDOW_MIN_ITEMS,
+} from "../../../src/views/transcript/window";
 import { part, snapshot } from "../../helpers";
 
 /** Height of the transcript's visible area in the observer's reports (px). */
@@ -41,14 +48,17 @@ class FakeObserver {
 
 function toolRun(count: number, ended = true): StoreState {
   const parts: Part[] = [part("step", { id: "s" })];
-  for (let i = 0; i < count; i++) parts.push(part("tool", { id: `k${i}`, step: "s", toolName: "ping", toolCallId: `c${i}` }));
+  for (let i = 0; i < count; i++)
+    parts.push(part("tool", { id: `k${i}`, step: "s", toolName: "ping", toolCallId: `c${i}` }));
   const state = fromSnapshot(snapshot(parts));
   state.run.ended = ended;
   return state;
 }
 
 function cards(view: TranscriptView): string[] {
-  return Array.from(view.el.querySelectorAll<HTMLElement>(".cs-part-tool")).map((el) => el.dataset.partId ?? "");
+  return Array.from(view.el.querySelectorAll<HTMLElement>(".cs-part-tool")).map(
+    (el) => el.dataset.partId ?? "",
+  );
 }
 
 function pages(view: TranscriptView): HTMLElement[] {
@@ -195,7 +205,12 @@ describe("a windowed transcript", () => {
     view.draw(toolRun(1_000));
     const observer = FakeObserver.all[0] as FakeObserver;
     const first = pages(view)[0] as HTMLElement;
-    const entry = { target: first, isIntersecting: false, boundingClientRect: { height: 0 }, rootBounds: { height: 0 } };
+    const entry = {
+      target: first,
+      isIntersecting: false,
+      boundingClientRect: { height: 0 },
+      rootBounds: { height: 0 },
+    };
     (observer as unknown as { callback: IntersectionObserverCallback }).callback(
       [entry as unknown as IntersectionObserverEntry],
       observer as unknown as IntersectionObserver,
@@ -209,14 +224,17 @@ describe("a windowed transcript", () => {
     expect(cards(view)).not.toContain("k2345");
     expect(view.scrollTo("k2345")).toBe(true);
     expect(cards(view)).toContain("k2345");
-    expect(view.el.querySelector('[data-part-id="k2345"]')?.classList.contains("cs-selected")).toBe(true);
+    expect(view.el.querySelector('[data-part-id="k2345"]')?.classList.contains("cs-selected")).toBe(
+      true,
+    );
     expect(view.scrollTo("nowhere")).toBe(false);
   });
 
   it("finds the pages leading to a nested part", () => {
     const parts: Part[] = [];
     for (let i = 0; i < 400; i++) parts.push(part("tool", { id: `k${i}`, toolName: "t" }));
-    for (let i = 0; i < 400; i++) parts.push(part("text", { id: `n${i}`, parent: "k350", text: "x" }));
+    for (let i = 0; i < 400; i++)
+      parts.push(part("text", { id: `n${i}`, parent: "k350", text: "x" }));
     const blocks = transcriptBlocks(fromSnapshot(snapshot(parts)));
     const steps = blocks[0]?.key ?? "";
     expect(pagesLeadingTo(blocks, "n399")).toEqual([
