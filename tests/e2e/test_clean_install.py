@@ -93,7 +93,15 @@ def _fresh_venv(where: Path, requirement: str) -> Path:
     venv.EnvBuilder(with_pip=True, clear=True).create(where)
     python = where / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", requirement],
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            requirement,
+        ],
         check=True,
         timeout=900,
     )
@@ -182,9 +190,7 @@ def test_the_base_install_shows_the_demo_and_its_page_renders(
             )
 
 
-def test_the_base_install_names_the_extra_for_http_sources(
-    base_python: Path, sse_url: str
-) -> None:
+def test_the_base_install_names_the_extra_for_http_sources(base_python: Path, sse_url: str) -> None:
     result = _run(base_python, SSE_SCRIPT, sse_url)
     message = str(result.get("import_error", ""))
     assert "chunkscope.sse()" in message
