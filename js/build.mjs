@@ -3,7 +3,13 @@
 // The standalone run page (chunkscope.export) gets its own bundle: src/standalone.ts →
 // static/standalone.js (a classic script, inlined into the page) and src/standalone.css →
 // static/standalone.css.
+//
+// The build stops first when package.json's version is not the Python package's
+// (`__version__` in ../src/chunkscope/_version.py): the two are released together.
+import { readFileSync } from "node:fs";
 import * as esbuild from "esbuild";
+
+checkVersion();
 
 const outdir = new URL("../src/chunkscope/static/", import.meta.url).pathname;
 
@@ -47,3 +53,30 @@ await esbuild.build({
   outdir,
   logLevel: "info",
 });
+
+function checkVersion() {
+  const versionFile = new URL("../src/chunkscope/_version.py", import.meta.url);
+  const packageFile = new URL("package.json", import.meta.url);
+  let source;
+  try {
+    source = readFileSync(versionFile, "utf8");
+  } catch (error) {
+    fail(`cannot read ${versionFile.pathname} (${error.message})`);
+  }
+  const match = /^__version__\s*=\s*(["'])([^"']+)\1/m.exec(source);
+  if (match === null) fail(`no __version__ = "..." line in ${versionFile.pathname}`);
+  const python = match[2];
+  const js = JSON.parse(readFileSync(packageFile, "utf8")).version;
+  if (js !== python) {
+    fail(
+      `js/package.json has version ${JSON.stringify(js)} but src/chunkscope/_version.py has ` +
+        `__version__ = ${JSON.stringify(python)}; set js/package.json's "version" to ` +
+        `${JSON.stringify(python)} (npm pkg set version=${python}) and build again`,
+    );
+  }
+}
+
+function fail(message) {
+  console.error(`build.mjs: ${message}`);
+  process.exit(1);
+}
