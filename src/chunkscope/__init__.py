@@ -3,43 +3,36 @@
 >>> import chunkscope as cs
 >>> view = cs.show(cs.demo.stream())        # renders live; the cell returns at once
 >>> state = await view.wait()                # doctest: +SKIP
+
+The top level holds what a notebook user types. Everything else lives in named submodules,
+laid out along the path a chunk takes: ``chunkscope.adapters`` (foreign formats and live HTTP
+sources) → ``chunkscope.chunks`` (Mastra's chunk models) → ``chunkscope.fold`` (the run state)
+→ ``chunkscope.wire`` (what crosses to the page) → ``chunkscope.live`` (the widget and its
+consumer) and ``chunkscope.present`` (transcripts, static pages, comparisons).
 """
 
-from __future__ import annotations
-
-from typing import Any
+from typing import Any as _Any
 
 from . import adapters, demo
 from ._version import __version__
-from .adapters import adapt, detect, mastra, sse
-from .chunks.models import BaseChunk, Chunk, InvalidChunk, UnknownChunk, parse_chunk
-from .fold.parts import Usage
-from .fold.problems import Problem
+from .adapters import mastra, sse
+from .chunks import Chunk, parse_chunk
 from .fold.state import RunState, accumulate
 from .live.widget import StreamView
-from .present.compare import RunComparison, compare
+from .present.compare import compare
 from .present.export import write_html
-from .record import Replay, arecord, record, replay
+from .record import arecord, record, replay
 
 __all__ = [
-    "BaseChunk",
     "Chunk",
-    "InvalidChunk",
-    "Problem",
-    "Replay",
-    "RunComparison",
     "RunState",
     "StreamView",
-    "UnknownChunk",
-    "Usage",
     "__version__",
     "accumulate",
-    "adapt",
     "adapters",
     "arecord",
     "compare",
     "demo",
-    "detect",
     "mastra",
     "parse_chunk",
     "record",
@@ -50,7 +43,7 @@ __all__ = [
 ]
 
 
-def show(source: Any, *, title: str = "", display: bool = True, **options: Any) -> StreamView:
+def show(source: _Any, *, title: str = "", display: bool = True, **options: _Any) -> StreamView:
     """Show a stream live in the notebook and consume it in the background.
 
     ``source`` is an iterable or async iterable of chunks (Mastra chunk dicts or models, or a

@@ -35,7 +35,8 @@ from hostile_chunks import (
 )
 
 import chunkscope as cs
-from chunkscope import InvalidChunk, UnknownChunk, parse_chunk
+from chunkscope import parse_chunk
+from chunkscope.chunks import InvalidChunk, UnknownChunk
 from chunkscope.fold.state import ROW_JSON_LIMIT
 from chunkscope.wire.held import HELD_LIMIT
 
@@ -340,7 +341,7 @@ def test_50k_tool_calls_fold_in_bounded_time_each_with_one_final_state() -> None
 
 def sse_events_after_opening(bad_data: str) -> list[Any]:
     body = sse_bytes([*OPENING, bad_data, text(" And more."), finish()])
-    return list(cs.adapt([body]))
+    return list(cs.adapters.adapt([body]))
 
 
 def test_the_mastra_adapter_says_which_event_was_not_json_and_why() -> None:
@@ -357,7 +358,7 @@ def test_the_mastra_adapter_says_which_event_was_not_json_and_why() -> None:
 
 
 def test_a_chunk_sent_as_json_text_among_dicts_is_read_not_kept_raw() -> None:
-    chunks = list(cs.adapt([*OPENING, json.dumps(text(" As text."))]))
+    chunks = list(cs.adapters.adapt([*OPENING, json.dumps(text(" As text."))]))
     assert chunks[BAD] == text(" As text.")
 
 

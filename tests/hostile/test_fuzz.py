@@ -113,7 +113,7 @@ def test_a_real_stream_sent_as_sse_and_cut_anywhere_folds_the_same(
     body = sse_bytes(run)
     points = sorted({c % (len(body) + 1) for c in cuts})
     pieces = [body[a:b] for a, b in zip([0, *points], [*points, len(body)], strict=True)]
-    adapted = list(cs.adapt(pieces))
+    adapted = list(cs.adapters.adapt(pieces))
     assert adapted == run
     assert cs.accumulate(adapted).transcript() == cs.accumulate(run).transcript()
 
