@@ -28,6 +28,9 @@ PERSIST_GROWTH = 4
 ROWS_PIECE = 500
 """Inspector rows per ``rows`` message, so that no single message is slow to decode."""
 
+ROW_WEIGHT = 200
+"""What one inspector row adds to the content, as ``weight`` counts a ``rows`` op."""
+
 
 class Sink(Protocol):
     """Where a channel's output goes (the widget, or nothing)."""
@@ -93,7 +96,11 @@ class Channel:
         with self.lock:
             if self.state.ended:
                 return
+            rows = self.state.row_count
             self.push(self.state.handle(chunk, t, where=where))
+            if not self.state.row_ops:
+                # rows not sent live still grow the persisted snapshot
+                self._size += ROW_WEIGHT * (self.state.row_count - rows)
 
     def close(self, *, error: BaseException | None = None, stopped: bool = False) -> None:
         """End the run: final ops, last batch, final persisted snapshot."""
@@ -127,6 +134,7 @@ class Channel:
         with self.lock:
             self._flush_locked()
             self.rows_wanted = True
+            self.state.row_ops = True
             rows = self.state.chunk_rows()
             total = len(rows)
             for offset in range(0, max(total, 1), ROWS_PIECE):

@@ -1,0 +1,120 @@
+"""Run and step chunks: ``start``, ``step-start``, ``step-finish``, ``finish``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..chunks.models import (
+    BaseChunk,
+    FinishChunk,
+    StartChunk,
+    StepFinishChunk,
+    StepStartChunk,
+)
+from .context import Fold, _Run, add_usage, dump, extra, plain
+from .parts import Part, StepPart, Usage, usage_from
+
+
+def start(cx: Fold, run: _Run, t: float) -> None:
+    if run.started and not run.finished and run is cx.root:
+        cx.warn("a second 'start' arrived mid-run", None, t, "start")
+    run.started = True
+    if run.finished:
+        run.finished = False
+        if run is cx.root:
+            cx.set_status("running")
+
+
+def step_start(cx: Fold, run: _Run, warnings: Any, t: float, index: int) -> StepPart:
+    if run.step is not None and run.step.t1 is None:
+        cx.end(run.step, t)
+    step = cx.open_step(run, t, index)
+    if warnings:
+        step.warnings = warnings
+        cx.set(step, t, warnings=warnings)
+    return step
+
+
+def step_finish(
+    cx: Fold, run: _Run, reason: Any, usage: Usage | None, t: float, index: int
+) -> StepPart:
+    step = run.step
+    if step is None or step.finish_reason is not None:
+        step = cx.open_step(run, t, index)
+    step.finish_reason = reason if isinstance(reason, str) else "unknown"
+    step.usage = usage
+    step.t1 = None
+    cx.end(step, t)
+    cx.set(step, t, finishReason=step.finish_reason, usage=None if usage is None else usage.wire())
+    if usage is not None:
+        run.step_usage = usage if run.step_usage is None else run.step_usage + usage
+    if run is cx.root and not cx.root.reason_fixed:
+        cx.state.finish_reason = step.finish_reason
+        cx.run_op(finishReason=step.finish_reason)
+    return step
+
+
+def on_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, StartChunk):
+        raise TypeError(f"'start' handler got {type(chunk).__name__}")
+    start(cx, run, t)
+    return None
+
+
+def on_step_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, StepStartChunk):
+        raise TypeError(f"'step-start' handler got {type(chunk).__name__}")
+    return step_start(cx, run, chunk.payload.warnings, t, index)
+
+
+def on_step_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, StepFinishChunk):
+        raise TypeError(f"'step-finish' handler got {type(chunk).__name__}")
+    payload = chunk.payload
+    usage = usage_from(dump(payload.output.usage))
+    return step_finish(cx, run, payload.step_result.reason, usage, t, index)
+
+
+def on_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, FinishChunk):
+        raise TypeError(f"'finish' handler got {type(chunk).__name__}")
+    payload = chunk.payload
+    reason = payload.step_result.reason
+    usage = usage_from(dump(payload.output.usage)) or run.step_usage
+    total = usage_from(plain(extra(payload, "totalUsage")))
+    if run.step is not None:
+        cx.end(run.step, t)
+    run.finished = True
+    if not run.reason_fixed:
+        run.finish_reason = reason
+    run.usage = usage
+    if run.part is not None:
+        nested = run.part
+        nested.status = "finished" if nested.status == "running" else nested.status
+        nested.finish_reason = run.finish_reason
+        nested.usage = usage
+        cx.end(nested, t)
+        cx.set(
+            nested,
+            t,
+            status=nested.status,
+            finishReason=nested.finish_reason,
+            usage=None if usage is None else usage.wire(),
+        )
+        return nested
+    state = cx.state
+    if not cx.root.reason_fixed:
+        state.finish_reason = run.finish_reason
+    # streamUntilIdle() puts several start … finish turns in one stream: sum them.
+    turn_total = total or usage
+    state.usage = add_usage(state.usage, usage)
+    state.total_usage = add_usage(state.total_usage, turn_total)
+    run.step_usage = None
+    if state.status == "running":
+        cx.set_status("finished")
+    cx.run_op(
+        finishReason=state.finish_reason,
+        usage=None if state.usage is None else state.usage.wire(),
+        outputTokens=None if state.usage is None else state.usage.output_tokens,
+    )
+    return None

@@ -1,0 +1,207 @@
+"""Workflow chunks: the run (``workflow-start``, ``-finish``, ``-canceled``, ``-paused``), its
+steps (``workflow-step-*``), and what steps write (``step-output``, ``workflow-step-output``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..chunks.models import (
+    BaseChunk,
+    StepOutputChunk,
+    WorkflowCanceledChunk,
+    WorkflowFinishChunk,
+    WorkflowPausedChunk,
+    WorkflowStartChunk,
+    WorkflowStepFinishChunk,
+    WorkflowStepOutputChunk,
+    WorkflowStepProgressChunk,
+    WorkflowStepResultChunk,
+    WorkflowStepStartChunk,
+    WorkflowStepSuspendedChunk,
+    WorkflowStepWaitingChunk,
+)
+from .context import Fold, _Run, extra, looks_like_chunk, payload_of, plain, str_or_none
+from .parts import Part, WorkflowRun, WorkflowStep, usage_from
+
+WorkflowChunk = (
+    WorkflowStartChunk
+    | WorkflowFinishChunk
+    | WorkflowCanceledChunk
+    | WorkflowPausedChunk
+    | WorkflowStepStartChunk
+    | WorkflowStepFinishChunk
+    | WorkflowStepSuspendedChunk
+    | WorkflowStepWaitingChunk
+    | WorkflowStepResultChunk
+)
+StepChunk = (
+    WorkflowStepStartChunk
+    | WorkflowStepFinishChunk
+    | WorkflowStepSuspendedChunk
+    | WorkflowStepWaitingChunk
+    | WorkflowStepResultChunk
+)
+
+_STEP_DEFAULTS: dict[str, str | None] = {
+    "workflow-step-start": "running",
+    "workflow-step-waiting": "waiting",
+    "workflow-step-suspended": "suspended",
+    "workflow-step-result": "success",
+    "workflow-step-finish": None,
+}
+
+_RUN_STATUS = {
+    "success": "finished",
+    "failed": "error",
+    "canceled": "aborted",
+    "suspended": "suspended",
+    "tripwire": "tripwire",
+}
+
+
+def _start(
+    cx: Fold, run: _Run, chunk: BaseChunk, workflow_id: Any, t: float, index: int
+) -> WorkflowRun:
+    part = WorkflowRun(
+        cx.new_id(), run.parent, run.step_id, t, index, chunk.run_id, str_or_none(workflow_id)
+    )
+    run.workflow = part
+    cx.add(part)
+    return part
+
+
+def _workflow(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> WorkflowRun:
+    """The run's workflow; a chunk of one that never said ``workflow-start`` starts it."""
+    if run.workflow is None:
+        payload = plain(payload_of(chunk)) or {}
+        workflow_id = payload.get("workflowId") if isinstance(payload, Mapping) else None
+        return _start(cx, run, chunk, workflow_id, t, index)
+    return run.workflow
+
+
+def on_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, WorkflowStartChunk):
+        raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
+    return _start(cx, run, chunk, chunk.payload.workflow_id, t, index)
+
+
+def on_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, WorkflowFinishChunk):
+        raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
+    workflow = _workflow(cx, run, chunk, t, index)
+    payload = chunk.payload
+    workflow.status = payload.workflow_status
+    usage = usage_from(plain(payload.output.usage))
+    # @mastra/core 1.71 sends the workflow's output as finalWorkflowResult
+    if "final_workflow_result" in payload.model_fields_set:
+        workflow.result = payload.final_workflow_result
+    else:
+        workflow.result = extra(payload, "result")
+    cx.end(workflow, t)
+    cx.set(workflow, t, status=workflow.status, result=workflow.result)
+    if run is cx.root:
+        run.finished = True
+        if usage is not None:
+            cx.state.usage = usage
+        cx.set_status(_RUN_STATUS.get(workflow.status, "finished"))
+    elif run.part is not None:
+        run.part.status = workflow.status
+        cx.end(run.part, t)
+        cx.set(run.part, t, status=workflow.status)
+    return workflow
+
+
+def on_end_status(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, (WorkflowCanceledChunk, WorkflowPausedChunk)):
+        raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
+    workflow = _workflow(cx, run, chunk, t, index)
+    canceled = isinstance(chunk, WorkflowCanceledChunk)
+    workflow.status = "canceled" if canceled else "paused"
+    cx.set(workflow, t, status=workflow.status)
+    if canceled:
+        cx.end(workflow, t)
+        if run is cx.root:
+            cx.set_status("aborted")
+    return workflow
+
+
+def on_step(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(
+        chunk,
+        (
+            WorkflowStepStartChunk,
+            WorkflowStepFinishChunk,
+            WorkflowStepSuspendedChunk,
+            WorkflowStepWaitingChunk,
+            WorkflowStepResultChunk,
+        ),
+    ):
+        raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
+    payload = plain(chunk.payload)
+    if not isinstance(payload, Mapping):
+        return None
+    step_id = payload.get("id") or payload.get("stepName") or ""
+    step_id = step_id if isinstance(step_id, str) else str(step_id)
+    workflow = _workflow(cx, run, chunk, t, index)
+    status = payload.get("status")
+    state = status if isinstance(status, str) else _STEP_DEFAULTS[chunk.type]
+    wstep = run.wsteps.get(step_id)
+    if wstep is None or (isinstance(chunk, WorkflowStepStartChunk) and wstep.t1 is not None):
+        parent = workflow.id
+        if "." in step_id:
+            outer = run.wsteps.get(step_id.rsplit(".", 1)[0])
+            parent = outer.id if outer is not None else parent
+        wstep = WorkflowStep(cx.new_id(), parent, None, t, index, state or "running", step_id)
+        run.wsteps[step_id] = wstep
+        if "payload" in payload:
+            wstep.input = payload.get("payload")
+        cx.add(wstep)
+        return wstep
+    fields: dict[str, Any] = {}
+    if "output" in payload:
+        wstep.output = payload.get("output")
+        fields["output"] = wstep.output
+    if "error" in payload:
+        wstep.error = payload.get("error")
+        fields["error"] = wstep.error
+    if state is not None:
+        cx.move(wstep, state, t, **fields)
+    elif fields:
+        cx.set(wstep, t, **fields)
+    if isinstance(chunk, (WorkflowStepResultChunk, WorkflowStepFinishChunk)) and state not in (
+        "suspended",
+        "waiting",
+        "running",
+    ):
+        cx.end(wstep, t)
+    return wstep
+
+
+def on_progress(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, WorkflowStepProgressChunk):
+        raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
+    wstep = run.wsteps.get(chunk.payload.id)
+    if wstep is None:
+        return None
+    payload = plain(chunk.payload)
+    wstep.progress = payload
+    cx.set(wstep, t, progress=payload)
+    return wstep
+
+
+def on_step_output(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    if not isinstance(chunk, (StepOutputChunk, WorkflowStepOutputChunk)):
+        raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
+    payload = chunk.payload
+    output = plain(payload.output)
+    step_id = extra(payload, "id") or extra(payload, "stepName")
+    parent: Part | None = run.wsteps.get(step_id) if isinstance(step_id, str) else None
+    if parent is None and looks_like_chunk(output):
+        inner = output.get("payload")
+        inner_id = inner.get("id") if isinstance(inner, Mapping) else None
+        parent = run.wsteps.get(inner_id) if isinstance(inner_id, str) else None
+    if parent is None:
+        parent = run.step or run.workflow
+    label = step_id if isinstance(step_id, str) else "step"
+    return cx.output(run, parent, output, chunk.from_, t, index, label)
