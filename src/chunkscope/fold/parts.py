@@ -7,13 +7,29 @@ can patch any of them by id; ``to_wire()`` gives the camelCase shape of ``docs/w
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MARK_INTERVAL_MS = 33.0
-"""Text parts keep at most one (offset, length) mark per this many milliseconds, so the
-scrubber can cut text at a past time while the saved state grows with time, not deltas."""
+from ..wire.schema import (
+    MARK_INTERVAL_MS,
+    BackgroundTaskWire,
+    DataPartWire,
+    FilePartWire,
+    NestedRunWire,
+    NetworkEventWire,
+    NoticeWire,
+    ObjectPartWire,
+    OutputPartWire,
+    PartWire,
+    ReasoningPartWire,
+    SourcePartWire,
+    StepPartWire,
+    TextPartWire,
+    ToolCallWire,
+    WorkflowRunWire,
+    WorkflowStepWire,
+)
 
 
 class Usage(BaseModel):
@@ -92,8 +108,12 @@ class Part:
         self.chunk = chunk
         """Index of the chunk that created the part."""
 
-    def to_wire(self) -> dict[str, Any]:
-        """The part as ``docs/wire.md`` describes it."""
+    def to_wire(self) -> PartWire:
+        """The part as ``docs/wire.md`` describes it: the ``…Wire`` TypedDict of
+        ``chunkscope.wire.schema`` named after its class."""
+        return cast("PartWire", self._wire())
+
+    def _wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,
             "kind": self.kind,
@@ -152,6 +172,9 @@ class TextPart(_Growing):
     wire_fields = (("text", "text"), ("marks", "marks"))
     __slots__ = ("text_id",)
 
+    def to_wire(self) -> TextPartWire:
+        return cast("TextPartWire", self._wire())
+
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
         super().__init__(id, parent, step, t0, chunk)
         self.text_id: str | None = None
@@ -169,6 +192,9 @@ class ReasoningPart(_Growing):
         ("signature", "signature"),
     )
     __slots__ = ("reasoning_id", "redacted", "signature")
+
+    def to_wire(self) -> ReasoningPartWire:
+        return cast("ReasoningPartWire", self._wire())
 
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
         super().__init__(id, parent, step, t0, chunk)
@@ -237,6 +263,9 @@ class ToolCall(_Stateful):
         "tool_name",
     )
 
+    def to_wire(self) -> ToolCallWire:
+        return cast("ToolCallWire", self._wire())
+
     def __init__(
         self,
         id: str,
@@ -287,6 +316,9 @@ class OutputPart(Part):
     wire_fields = (("data", "data"), ("from_", "from"))
     __slots__ = ("data", "from_")
 
+    def to_wire(self) -> OutputPartWire:
+        return cast("OutputPartWire", self._wire())
+
     def __init__(
         self,
         id: str,
@@ -317,6 +349,9 @@ class SourcePart(Part):
     )
     __slots__ = ("filename", "mime_type", "source_type", "title", "url")
 
+    def to_wire(self) -> SourcePartWire:
+        return cast("SourcePartWire", self._wire())
+
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
         super().__init__(id, parent, step, t0, chunk)
         self.source_type: str | None = None
@@ -338,6 +373,9 @@ class FilePart(Part):
     wire_fields = (("mime_type", "mimeType"), ("data", "data"), ("filename", "filename"))
     __slots__ = ("data", "filename", "mime_type")
 
+    def to_wire(self) -> FilePartWire:
+        return cast("FilePartWire", self._wire())
+
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
         super().__init__(id, parent, step, t0, chunk)
         self.mime_type: str | None = None
@@ -355,6 +393,9 @@ class ObjectPart(Part):
     wire_fields = (("object", "object"), ("final", "final"))
     __slots__ = ("final", "object")
 
+    def to_wire(self) -> ObjectPartWire:
+        return cast("ObjectPartWire", self._wire())
+
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
         super().__init__(id, parent, step, t0, chunk)
         self.object: Any = None
@@ -369,6 +410,9 @@ class DataPart(Part):
     kind = "data"
     wire_fields = (("data_type", "dataType"), ("data_id", "dataId"), ("data", "data"))
     __slots__ = ("data", "data_id", "data_type")
+
+    def to_wire(self) -> DataPartWire:
+        return cast("DataPartWire", self._wire())
 
     def __init__(
         self,
@@ -401,6 +445,9 @@ class StepPart(Part):
     )
     __slots__ = ("finish_reason", "index", "usage", "warnings")
 
+    def to_wire(self) -> StepPartWire:
+        return cast("StepPartWire", self._wire())
+
     def __init__(
         self, id: str, parent: str | None, step: str | None, t0: float, chunk: int, index: int
     ):
@@ -427,6 +474,9 @@ class NestedRun(Part):
         ("usage", "usage"),
     )
     __slots__ = ("finish_reason", "label", "run_id", "status", "usage")
+
+    def to_wire(self) -> NestedRunWire:
+        return cast("NestedRunWire", self._wire())
 
     def __init__(
         self,
@@ -467,6 +517,9 @@ class BackgroundTask(_Stateful):
     )
     __slots__ = ("error", "progress", "result", "task_id", "tool_call_id", "tool_name")
 
+    def to_wire(self) -> BackgroundTaskWire:
+        return cast("BackgroundTaskWire", self._wire())
+
     def __init__(
         self,
         id: str,
@@ -504,6 +557,9 @@ class WorkflowRun(Part):
     )
     __slots__ = ("result", "run_id", "status", "workflow_id")
 
+    def to_wire(self) -> WorkflowRunWire:
+        return cast("WorkflowRunWire", self._wire())
+
     def __init__(
         self,
         id: str,
@@ -540,6 +596,9 @@ class WorkflowStep(_Stateful):
     )
     __slots__ = ("error", "input", "output", "progress", "step_id")
 
+    def to_wire(self) -> WorkflowStepWire:
+        return cast("WorkflowStepWire", self._wire())
+
     def __init__(
         self,
         id: str,
@@ -575,6 +634,9 @@ class NetworkEvent(Part):
     wire_fields = (("event", "event"), ("label", "label"), ("payload", "payload"))
     __slots__ = ("event", "label", "payload")
 
+    def to_wire(self) -> NetworkEventWire:
+        return cast("NetworkEventWire", self._wire())
+
     def __init__(
         self,
         id: str,
@@ -606,6 +668,9 @@ class Notice(Part):
         ("detail", "detail"),
     )
     __slots__ = ("detail", "level", "message", "notice")
+
+    def to_wire(self) -> NoticeWire:
+        return cast("NoticeWire", self._wire())
 
     def __init__(
         self,

@@ -11,19 +11,29 @@ run fields collapse into one ``run`` op.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+
+from .schema import AddOp, AppendOp, ChunkRow, PartWire, RunPatch, SetOp
+from .schema import Op as WireOp
 
 Op = dict[str, Any]
+"""An op as the fold hands it over: a ``WireOp`` (``chunkscope.wire.schema``) not yet typed
+as one. ``coalesce`` and ``weight`` read it as a ``WireOp``."""
 
 
 def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
     """Merge what can be merged without changing what applying the ops gives; inspector
     ``rows`` ops are left out unless ``keep_rows``."""
-    out: list[Op] = []
-    run_fields: dict[str, Any] = {}
-    rows: list[dict[str, Any]] = []
+    return cast("list[Op]", coalesce_wire(cast("list[WireOp]", ops), keep_rows=keep_rows))
+
+
+def coalesce_wire(ops: list[WireOp], *, keep_rows: bool = True) -> list[WireOp]:
+    """``coalesce`` for typed ops."""
+    out: list[WireOp] = []
+    run_fields: RunPatch = {}
+    rows: list[ChunkRow] = []
     seen_rows: set[int] = set()
-    last_append: Op | None = None
+    last_append: AppendOp | None = None
     pieces: list[str] = []
     # Part id -> position in ``out`` of its ``add``, while later ops may still fold into it.
     foldable: dict[str, int] = {}
@@ -35,17 +45,18 @@ def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
         last_append = None
 
     for op in ops:
-        kind = op["op"]
-        if kind == "set" and op["id"] in foldable and _can_fold(op):
+        if op["op"] == "set" and op["id"] in foldable and _can_fold(op):
             at = foldable[op["id"]]
-            out[at] = _folded(out[at], op)
+            add = out[at]
+            assert add["op"] == "add"
+            out[at] = _folded(add, op)
             continue
-        if kind == "add":
+        if op["op"] == "add":
             foldable[op["part"]["id"]] = len(out)
-        elif kind in ("append", "set"):
+        elif op["op"] in ("append", "set"):
             # A set after an append must not move before it: the part takes no more folds.
             foldable.pop(op["id"], None)
-        if kind == "append":
+        if op["op"] == "append":
             if (
                 last_append is not None
                 and last_append["id"] == op["id"]
@@ -55,14 +66,14 @@ def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
                 last_append["t"] = op["t"]
                 continue
             close_append()
-            last_append = dict(op)
+            last_append = {**op}
             pieces = [op["text"]]
             out.append(last_append)
             continue
-        if kind == "run":
+        if op["op"] == "run":
             run_fields.update(op["set"])
             continue
-        if kind == "rows":
+        if op["op"] == "rows":
             if not keep_rows:
                 continue
             for row in op["rows"]:
@@ -80,31 +91,31 @@ def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
     return out
 
 
-def _can_fold(op: Op) -> bool:
+def _can_fold(op: SetOp) -> bool:
     """Whether a ``set`` gives the same part folded into the ``add`` as applied after it.
     A ``state`` pushes ``[t, state]`` onto the history when applied, which the fold does
     too; a ``state`` that is not text would be pushed as its text, so it stays a ``set``."""
-    fields = op.get("set")
+    fields: object = op.get("set")
     if not isinstance(fields, dict):
         return False
     return "state" not in fields or "states" in fields or isinstance(fields["state"], str)
 
 
-def _folded(add: Op, op: Op) -> Op:
+def _folded(add: AddOp, op: SetOp) -> AddOp:
     """``add`` with the part as ``op`` (a ``set`` of docs/wire.md) leaves it: a shallow merge,
     and a new ``state`` appended to ``states`` with the op's time. The ops are not changed."""
-    fields: dict[str, Any] = op["set"]
-    part = {**add["part"], **{k: v for k, v in fields.items() if k != "id"}}
+    fields = op["set"]
+    part: dict[str, Any] = {**add["part"], **{k: v for k, v in fields.items() if k != "id"}}
     if "state" in fields and "states" not in fields:
         history = add["part"].get("states")
         earlier = history if isinstance(history, list) else []
         part["states"] = [*earlier, [op["t"], fields["state"]]]
-    return {**add, "part": part}
+    return {"op": "add", "part": cast("PartWire", part)}
 
 
 def weight(ops: list[Op]) -> int:
     """A cheap estimate of how many bytes the ops add to the run's content."""
     total = 0
-    for op in ops:
+    for op in cast("list[WireOp]", ops):
         total += len(op["text"]) if op["op"] == "append" else 200
     return total

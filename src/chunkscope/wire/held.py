@@ -19,6 +19,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from .schema import PREVIEW_ENTRIES as PREVIEW_ENTRIES
+from .schema import PREVIEW_STRING as PREVIEW_STRING
 from .schema import HeldAnswer, HeldEntry
 
 HELD_LIMIT = 256 * 1024
@@ -26,12 +28,6 @@ HELD_LIMIT = 256 * 1024
 
 PREVIEW_BUDGET = 48 * 1024
 """About how many characters of JSON a preview may take, well under ``HELD_LIMIT``."""
-
-PREVIEW_STRING = 400
-"""Characters kept of a long string: what the JSON tree shows before "show more"."""
-
-PREVIEW_ENTRIES = 100
-"""Entries kept of a long array or object: one page of the JSON tree."""
 
 PIECE_BYTES = 256 * 1024
 """UTF-8 bytes of JSON text at most per ``held`` answer, so no single message is large."""

@@ -14,16 +14,12 @@ import json
 import zlib
 from typing import Any
 
+from .schema import MAX_UNPACKED_BYTES as MAX_UNPACKED_BYTES
+from .schema import PACKED_ENCODING as PACKED_ENCODING
 from .schema import PackedSnapshot
 
 PACK_OVER_BYTES = 256 * 1024
 """Snapshots whose JSON is longer than this are packed."""
-
-PACKED_ENCODING = "deflate-json"
-"""The ``encoding`` of a packed snapshot: zlib-wrapped deflate of the UTF-8 JSON text."""
-
-MAX_UNPACKED_BYTES = 512 * 2**20
-"""The most a packed snapshot may unpack to (the browser holds the same limit)."""
 
 _LEVEL = 1
 """zlib level: the fastest one already shrinks repetitive run JSON about tenfold."""

@@ -1,16 +1,144 @@
-"""The wire between the kernel and the front end, as types; see ``docs/wire.md``.
+"""The wire between the kernel and the front end: every shape and shared constant, declared once.
 
-TypeScript mirror: ``js/src/wire.ts``. Keep the two equal. Parts are built by
-``chunkscope.fold.parts`` (``Part.to_wire``) and ops by ``chunkscope.fold.state``; these types
-name the shapes both sides agree on.
+This module is the one source of the wire. ``python -m chunkscope.wire.codegen`` renders it
+as TypeScript (``js/src/model/wire.ts``) and as the reference listings of ``docs/wire.md``;
+``--check`` fails when either is stale. Parts are built by ``chunkscope.fold.parts``
+(``Part.to_wire``), ops by ``chunkscope.fold.state`` and merged by ``chunkscope.wire.batching``.
+
+Rules the generator follows:
+
+* What is exported is ``__all__``, in the order of the source. ``TypedDict`` classes become
+  interfaces, aliases annotated ``TypeAlias`` become ``type`` declarations, ``Final`` values
+  become ``export const``. Docstrings (of classes, fields and values) become ``/** */`` comments.
+* Naming: a part type has one name on both sides, the name of its class in
+  ``chunkscope.fold.parts`` (``ToolCall``, ``TextPart``, ...). Its wire form here is that name
+  plus ``Wire`` (``ToolCallWire``), so the fold class and its dict never share a name in
+  Python; the TypeScript name drops the suffix. The same holds for ``UsageWire`` (the fold's
+  ``Usage`` model) and ``PartWire`` (the union of all parts; the fold's base class is
+  ``Part``). Every other name is the same on both sides.
+* A base class whose name starts with ``_`` (used to mix required and optional keys) is
+  folded into its subclass; a public base becomes ``extends``.
+* A ``total=False`` TypedDict with exactly the keys and types of another is rendered as
+  ``Partial<Other>``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, Literal, TypeAlias, TypedDict
+
+from ..chunks.models import ChunkFamily
+
+__all__ = [
+    "MARK_INTERVAL_MS",
+    "MAX_UNPACKED_BYTES",
+    "PACKED_ENCODING",
+    "PREVIEW_ENTRIES",
+    "PREVIEW_STRING",
+    "TRANSIENT_CAP",
+    "AddOp",
+    "AppendOp",
+    "BackgroundState",
+    "BackgroundTaskWire",
+    "BatchMessage",
+    "ChunkFamily",
+    "ChunkRow",
+    "DataPartWire",
+    "Down",
+    "FetchRequest",
+    "FilePartWire",
+    "HeldAnswer",
+    "HeldEntry",
+    "Mark",
+    "Model",
+    "NestedRunWire",
+    "NetworkEventWire",
+    "NoticeKind",
+    "NoticeLevel",
+    "NoticeWire",
+    "ObjectPartWire",
+    "Op",
+    "OutputPartWire",
+    "PackedSnapshot",
+    "PartBase",
+    "PartKind",
+    "PartWire",
+    "ReadyRequest",
+    "ReasoningPartWire",
+    "ResyncRequest",
+    "RowsOp",
+    "RowsPiece",
+    "RowsRequest",
+    "RunInfo",
+    "RunOp",
+    "RunPatch",
+    "RunStatus",
+    "SetOp",
+    "Snapshot",
+    "SnapshotMessage",
+    "SourcePartWire",
+    "StateMark",
+    "StepPartWire",
+    "StopRequest",
+    "TextPartWire",
+    "ToolCallWire",
+    "ToolState",
+    "TransientItem",
+    "TransientOp",
+    "Up",
+    "UsageWire",
+    "WorkflowRunWire",
+    "WorkflowStepWire",
+]
 
 
-class Usage(TypedDict, total=False):
+@dataclass(frozen=True)
+class TupleNames:
+    """Names of a tuple's members, for the TypeScript labels (``[t: number, ...]``)."""
+
+    names: tuple[str, ...]
+
+
+# ------------------------------------------------------------------------------ constants
+
+MARK_INTERVAL_MS: Final = 33.0
+"""Text parts keep at most one (offset, length) mark per this many milliseconds, so the
+scrubber can cut text at a past time while the saved state grows with time, not deltas."""
+
+TRANSIENT_CAP: Final = 200
+"""How many transient items are kept; older ones fall off (they are live only anyway)."""
+
+PACKED_ENCODING: Final = "deflate-json"
+"""The ``encoding`` of a packed snapshot: zlib-wrapped deflate of the UTF-8 JSON text."""
+
+MAX_UNPACKED_BYTES: Final = 512 * 2**20
+"""The most a packed snapshot may unpack to; a larger one is refused as hostile."""
+
+PREVIEW_STRING: Final = 400
+"""Characters a held field's preview keeps of a long string: what the JSON tree shows before
+"show more"."""
+
+PREVIEW_ENTRIES: Final = 100
+"""Entries a held field's preview keeps of a long array or object: one page of the JSON tree."""
+
+
+# ------------------------------------------------------------------------------ the run
+
+RunStatus: TypeAlias = Literal[
+    "waiting",
+    "running",
+    "finished",
+    "aborted",
+    "error",
+    "tripwire",
+    "suspended",
+    "awaiting-approval",
+    "incomplete",
+]
+"""Where the run stands; a nested run's ``status`` takes the same values."""
+
+
+class UsageWire(TypedDict, total=False):
     """Token usage in Mastra's shape."""
 
     inputTokens: int
@@ -24,16 +152,60 @@ class RunInfo(TypedDict):
     """The run-level record."""
 
     title: str
-    status: str
+    status: RunStatus
     runId: str | None
     finishReason: str | None
-    usage: Usage | None
+    usage: UsageWire | None
+    """Summed over steps (Mastra's ``totalUsage``)."""
+    ttftMs: float | None
+    """Offset of the first text or reasoning delta."""
+    elapsedMs: float
+    """Offset of the last chunk (or of the end)."""
+    chunkCount: int
+    """Persisted and transient chunks seen."""
+    outputTokens: int | None
+    error: str | None
+    """Message of the run-level error, if any."""
+    ended: bool
+    """The consumer is done (the stream is exhausted, failed or was stopped)."""
+
+
+class RunPatch(TypedDict, total=False):
+    """Some fields of RunInfo: what a ``run`` op changes."""
+
+    title: str
+    status: RunStatus
+    runId: str | None
+    finishReason: str | None
+    usage: UsageWire | None
     ttftMs: float | None
     elapsedMs: float
     chunkCount: int
     outputTokens: int | None
     error: str | None
     ended: bool
+
+
+# ------------------------------------------------------------------------------ parts
+
+PartKind: TypeAlias = Literal[
+    "run",
+    "step",
+    "text",
+    "reasoning",
+    "tool",
+    "output",
+    "source",
+    "file",
+    "object",
+    "data",
+    "background",
+    "workflow",
+    "wstep",
+    "network",
+    "notice",
+]
+"""What a part is; each kind has its own fields."""
 
 
 class HeldEntry(TypedDict):
@@ -50,20 +222,272 @@ class HeldEntry(TypedDict):
 
 class _PartRequired(TypedDict):
     id: str
-    kind: str
+    """Unique within the snapshot ("p0", "p1", ...)."""
     parent: str | None
+    """The part this one is nested under (a tool call, a workflow step, a nested run)."""
     step: str | None
+    """Id of the enclosing ``step`` part, when there is one."""
     t0: float
+    """Offset (ms) of the chunk that created the part."""
     t1: float | None
+    """Offset (ms) at which the part ended; null while it is open."""
     chunk: int
+    """Index of the chunk that created the part (links to ``ChunkRow.i``)."""
 
 
 class PartBase(_PartRequired, total=False):
-    """What every part has; each kind adds its own fields (``docs/wire.md``)."""
+    """What every part has besides its ``kind`` (a ``PartKind``); each kind adds its own
+    fields."""
 
     held: dict[str, HeldEntry] | None
     """Field name → its entry, for the fields that carry a preview; absent or null: none."""
 
+
+Mark: TypeAlias = Annotated[tuple[float, int], TupleNames(("t", "length"))]
+"""The length of a part's text at offset ``t`` (ms)."""
+
+StateMark: TypeAlias = Annotated[tuple[float, str], TupleNames(("t", "state"))]
+"""The state a part moved to at offset ``t`` (ms)."""
+
+
+class NestedRunWire(PartBase):
+    """A run inside another: a sub-agent, a workflow used as a tool, an agent workflow step."""
+
+    kind: Literal["run"]
+    runId: str | None
+    label: str
+    """What it is (the tool or step that ran it)."""
+    status: RunStatus
+    finishReason: str | None
+    usage: UsageWire | None
+
+
+class StepPartWire(PartBase):
+    """One model step (``step-start`` … ``step-finish``)."""
+
+    kind: Literal["step"]
+    index: int
+    """Position of the step within its run, from 0."""
+    finishReason: str | None
+    usage: UsageWire | None
+    warnings: Any
+
+
+class TextPartWire(PartBase):
+    """A block of answer text."""
+
+    kind: Literal["text"]
+    text: str
+    marks: list[Mark]
+    """At most one mark per ``MARK_INTERVAL_MS``."""
+
+
+class ReasoningPartWire(PartBase):
+    """A block of reasoning, possibly redacted."""
+
+    kind: Literal["reasoning"]
+    text: str
+    marks: list[Mark]
+    redacted: bool
+    signature: str | None
+
+
+ToolState: TypeAlias = Literal[
+    "input-streaming",
+    "running",
+    "awaiting-approval",
+    "suspended",
+    "done",
+    "error",
+    "denied",
+]
+"""Where a tool call is in its lifecycle."""
+
+
+class _ToolCallRequired(PartBase):
+    kind: Literal["tool"]
+    toolCallId: str
+    toolName: str
+    state: ToolState
+
+
+class _ToolCallStates(TypedDict, total=False):
+    states: list[StateMark]
+    """On the wire, always; the front end's store leaves out a history the part's fields
+    imply, so read it with ``statesOf`` (``history.ts``)."""
+
+
+class ToolCallWire(_ToolCallRequired, _ToolCallStates):
+    """A tool call with its whole lifecycle: input streaming, call, outputs, outcome."""
+
+    argsText: str
+    """The raw argument text streamed so far."""
+    args: Any
+    """The partial parse while streaming, the final arguments once called, or null."""
+    result: Any
+    error: Any
+    providerExecuted: bool | None
+    suspendPayload: Any
+    approval: Any
+
+
+class _OutputPartFields(PartBase):
+    kind: Literal["output"]
+    data: Any
+    """What was written."""
+
+
+_OutputFrom = TypedDict("_OutputFrom", {"from": str | None})
+
+
+class OutputPartWire(_OutputPartFields, _OutputFrom):
+    """A ``tool-output`` or ``workflow-step-output`` write that is not itself a chunk; ``from``
+    says who wrote it (``USER`` for ``writer.write()``)."""
+
+
+class SourcePartWire(PartBase):
+    """A cited source."""
+
+    kind: Literal["source"]
+    sourceType: str | None
+    """``url`` or ``document``."""
+    title: str | None
+    url: str | None
+    mimeType: str | None
+    filename: str | None
+
+
+class FilePartWire(PartBase):
+    """A file the model produced."""
+
+    kind: Literal["file"]
+    mimeType: str | None
+    data: str
+    """Base64 or text content."""
+    filename: str | None
+
+
+class ObjectPartWire(PartBase):
+    """Structured output: partial while ``object`` chunks stream, final on ``object-result``."""
+
+    kind: Literal["object"]
+    object: Any
+    final: bool
+
+
+class DataPartWire(PartBase):
+    """A persisted ``data-*`` part, reconciled in place by type and id."""
+
+    kind: Literal["data"]
+    dataType: str
+    """The chunk type, ``data-…``."""
+    dataId: str | None
+    data: Any
+
+
+BackgroundState: TypeAlias = Literal[
+    "started",
+    "running",
+    "suspended",
+    "resumed",
+    "completed",
+    "failed",
+    "cancelled",
+]
+"""Where a background task is."""
+
+
+class BackgroundTaskWire(PartBase):
+    """A tool call delegated to a background task."""
+
+    kind: Literal["background"]
+    taskId: str
+    toolName: str | None
+    toolCallId: str | None
+    state: BackgroundState
+    states: list[StateMark]
+    progress: Any
+    result: Any
+    error: Any
+
+
+class WorkflowRunWire(PartBase):
+    """A workflow run (``workflow-start`` … ``workflow-finish``)."""
+
+    kind: Literal["workflow"]
+    runId: str | None
+    workflowId: str | None
+    status: str
+    """``running`` until the workflow ends, then Mastra's ``workflowStatus``."""
+    result: Any
+
+
+class WorkflowStepWire(PartBase):
+    """One workflow step."""
+
+    kind: Literal["wstep"]
+    stepId: str
+    """Dotted when nested (``inner-wf.inner-step``)."""
+    status: str
+    """Mastra's step status: running, waiting, suspended, success, failed, canceled, paused, ..."""
+    states: list[StateMark]
+    input: Any
+    output: Any
+    error: Any
+    progress: Any
+
+
+class NetworkEventWire(PartBase):
+    """An agent-network routing or execution event."""
+
+    kind: Literal["network"]
+    event: str
+    """The chunk type."""
+    label: str
+    payload: Any
+
+
+NoticeKind: TypeAlias = Literal[
+    "error", "abort", "tripwire", "goal", "unknown", "invalid", "warning"
+]
+"""What a notice reports."""
+
+NoticeLevel: TypeAlias = Literal["error", "warning", "info"]
+"""How loudly a notice is shown."""
+
+
+class NoticeWire(PartBase):
+    """Something a reader must see: an error, an abort, a tripwire, a goal, a bad chunk."""
+
+    kind: Literal["notice"]
+    level: NoticeLevel
+    notice: NoticeKind
+    message: str
+    """One line saying what happened, and where."""
+    detail: Any
+
+
+PartWire: TypeAlias = (
+    NestedRunWire
+    | StepPartWire
+    | TextPartWire
+    | ReasoningPartWire
+    | ToolCallWire
+    | OutputPartWire
+    | SourcePartWire
+    | FilePartWire
+    | ObjectPartWire
+    | DataPartWire
+    | BackgroundTaskWire
+    | WorkflowRunWire
+    | WorkflowStepWire
+    | NetworkEventWire
+    | NoticeWire
+)
+"""Any part."""
+
+
+# ------------------------------------------------------------------------------ snapshot
 
 _ChunkRowRequired = TypedDict(
     "_ChunkRowRequired",
@@ -72,37 +496,41 @@ _ChunkRowRequired = TypedDict(
         "n": int,
         "t": float,
         "type": str,
-        "from": "str | None",
-        "family": str,
-        "part": "str | None",
+        "from": str | None,
+        "family": ChunkFamily,
+        "part": str | None,
         "json": Any,
     },
 )
 
 
 class ChunkRow(_ChunkRowRequired, total=False):
-    """One row of the chunk inspector."""
+    """One row of the chunk inspector: a chunk, or consecutive deltas of one part merged."""
 
     truncated: bool
+    """``json`` was cut for size; the part holds the whole value."""
 
 
 class _SnapshotRequired(TypedDict):
     v: Literal[1]
+    """Wire version."""
     seq: int
+    """Sequence number of the last op batch folded into it."""
     run: RunInfo
-    parts: list[dict[str, Any]]
+    parts: list[PartWire]
+    """In creation order."""
 
 
 class Snapshot(_SnapshotRequired, total=False):
     """The persisted run (synced trait ``snapshot`` and the ``snapshot`` message)."""
 
-    rows: list[dict[str, Any]]
+    rows: list[ChunkRow]
     """Always saved; in a live message only once a page asked for rows (``RowsRequest``)."""
 
 
 class PackedSnapshot(TypedDict):
-    """A large Snapshot as the synced trait holds it (``chunkscope.wire.persisted``): its JSON,
-    deflated, in one binary buffer."""
+    """A large Snapshot as the synced trait holds it: its JSON, deflated, in one binary
+    buffer."""
 
     v: int
     seq: int
@@ -120,37 +548,99 @@ class TransientItem(TypedDict):
     data: Any
 
 
+# ------------------------------------------------------------------------------ ops
+
+
+class RunOp(TypedDict):
+    """Change fields of the run record."""
+
+    op: Literal["run"]
+    set: RunPatch
+
+
+class AddOp(TypedDict):
+    """A new part."""
+
+    op: Literal["add"]
+    part: PartWire
+
+
+class AppendOp(TypedDict):
+    """Text streamed onto a part's field."""
+
+    op: Literal["append"]
+    id: str
+    field: Literal["text", "argsText"]
+    text: str
+    t: float
+
+
+class SetOp(TypedDict):
+    """A shallow merge into a part; a ``state`` key also pushes ``[t, state]`` onto
+    ``states``."""
+
+    op: Literal["set"]
+    id: str
+    set: dict[str, Any]
+    t: float
+
+
+class RowsOp(TypedDict):
+    """New or rewritten inspector rows (a row is rewritten when more deltas merge into it)."""
+
+    op: Literal["rows"]
+    rows: list[ChunkRow]
+
+
+class TransientOp(TypedDict):
+    """A live-only chunk."""
+
+    op: Literal["transient"]
+    item: TransientItem
+
+
+Op: TypeAlias = RunOp | AddOp | AppendOp | SetOp | RowsOp | TransientOp
+"""One change to the run or its parts."""
+
+
+# ------------------------------------------------------------------------------ messages
+
+
 class BatchMessage(TypedDict):
     """Kernel → front end: ops folded since the last batch."""
 
     kind: Literal["batch"]
     seq: int
-    ops: list[dict[str, Any]]
+    ops: list[Op]
 
 
 class SnapshotMessage(TypedDict):
     """Kernel → front end: everything so far (answer to ``ready`` and ``resync``)."""
 
     kind: Literal["snapshot"]
-    snapshot: dict[str, Any]
-    transient: list[dict[str, Any]]
+    snapshot: Snapshot
+    transient: list[TransientItem]
 
 
-class RowsMessage(TypedDict):
-    """Kernel → front end: rows ``[offset, offset + len(rows))`` of the ``total`` inspector
+class RowsPiece(TypedDict):
+    """Kernel → front end: rows ``[offset, offset + rows.length)`` of the ``total`` inspector
     rows so far, as of batch ``seq`` (answer to ``RowsRequest``, in pieces)."""
 
     kind: Literal["rows"]
     seq: int
     offset: int
     total: int
-    rows: list[dict[str, Any]]
+    rows: list[ChunkRow]
 
 
-class RowsRequest(TypedDict):
-    """Front end → kernel: send the inspector rows, now and in every batch from now on."""
+class RowsMessage(TypedDict):
+    """``RowsPiece`` with rows of any shape, for senders that do not build typed rows yet."""
 
     kind: Literal["rows"]
+    seq: int
+    offset: int
+    total: int
+    rows: list[dict[str, Any]]
 
 
 class _HeldAnswerRequired(TypedDict):
@@ -173,6 +663,36 @@ class HeldAnswer(_HeldAnswerRequired, total=False):
     """Set instead of the three above when the field cannot be served."""
 
 
+Down: TypeAlias = BatchMessage | SnapshotMessage | RowsPiece | HeldAnswer
+"""A message from the kernel to the front end."""
+
+
+class ReadyRequest(TypedDict):
+    """Front end → kernel: a new model instance or view wants everything so far."""
+
+    kind: Literal["ready"]
+
+
+class ResyncRequest(TypedDict):
+    """Front end → kernel: a batch was missed; send a snapshot."""
+
+    kind: Literal["resync"]
+    have: int
+    """The ``seq`` the front end holds."""
+
+
+class RowsRequest(TypedDict):
+    """Front end → kernel: send the inspector rows, now and in every batch from now on."""
+
+    kind: Literal["rows"]
+
+
+class StopRequest(TypedDict):
+    """Front end → kernel: stop consuming the stream."""
+
+    kind: Literal["stop"]
+
+
 class FetchRequest(TypedDict):
     """Front end → kernel: send the whole value of a held field."""
 
@@ -180,3 +700,20 @@ class FetchRequest(TypedDict):
     part: str
     field: str
     token: int
+
+
+Up: TypeAlias = ReadyRequest | ResyncRequest | RowsRequest | StopRequest | FetchRequest
+"""A message from the front end to the kernel."""
+
+
+class _ModelRequired(TypedDict):
+    title: str
+    snapshot: Snapshot | PackedSnapshot | None
+    """The saved run: a Snapshot, or a large one packed."""
+
+
+class Model(_ModelRequired, total=False):
+    """Synced traits of StreamView."""
+
+    _instance: str
+    """Unique to the model (absent in notebooks saved before it existed)."""
