@@ -17,10 +17,8 @@ import chunkscope as cs
 from chunkscope.cli import main
 from chunkscope.present.export import (
     SNAPSHOT_ELEMENT_ID,
-    ExportError,
     embedded_json,
     inline_script,
-    load_run,
     page_html,
     write_html,
 )
@@ -131,10 +129,11 @@ def test_bad_lines_in_a_recording_are_shown_not_fatal(tmp_path: Path) -> None:
 
 
 def test_what_cannot_be_exported_is_refused_clearly(tmp_path: Path) -> None:
-    with pytest.raises(ExportError, match="no recording at"):
-        load_run(tmp_path / "missing.jsonl")
-    with pytest.raises(ExportError, match="cannot export a int"):
-        load_run(3)  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError, match=r"write_html\(\): no recording at"):
+        write_html(tmp_path / "missing.jsonl", tmp_path / "out.html")
+    with pytest.raises(TypeError, match=r"write_html\(\): expected a RunState.*got int"):
+        write_html(3, tmp_path / "out.html")
+    assert not (tmp_path / "out.html").exists()
 
 
 def test_command_line_writes_the_page(

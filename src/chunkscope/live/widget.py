@@ -16,12 +16,12 @@ import anywidget
 import traitlets
 
 from ..fold.state import RunState
+from ..inputs import as_source
 from ..record import Recorder
 from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
 from ..wire.schema import RowsMessage
 from .consume import Channel, Consumer
-from .sources import as_source
 
 _STATIC = Path(__file__).parent.parent / "static"
 

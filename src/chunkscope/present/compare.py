@@ -19,14 +19,13 @@ import difflib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from ..fold.parts import Part, ReasoningPart, StepPart, TextPart, ToolCall, Usage
-from ..fold.state import RunState, accumulate
-from ..record import Replay, replay
+from ..fold.state import RunState
+from ..inputs import as_run
 from .transcript import PartTree, compact_json, part_lines, usage_line
 
 SUMMARY_LINES = 40
@@ -493,34 +492,11 @@ def compare(
     if isinstance(labels, str) or len(labels) != 2 or not all(isinstance(x, str) for x in labels):
         raise TypeError(f"labels must be two strings, got {labels!r}")
     return RunComparison(
-        _as_state(run_a, "run_a"),
-        _as_state(run_b, "run_b"),
+        as_run(run_a, to="run_a"),
+        as_run(run_b, to="run_b"),
         (labels[0], labels[1]),
         show_timings=show_timings,
     )
-
-
-def _as_state(run: Any, name: str) -> RunState:
-    """The RunState of anything ``compare`` accepts; a clear error for anything else."""
-    if isinstance(run, RunState):
-        return run
-    state = getattr(run, "state", None)
-    if isinstance(state, RunState):
-        return state
-    if isinstance(run, Replay):
-        run = run.path
-    if isinstance(run, (str, Path)):
-        path = Path(run)
-        if not path.is_file():
-            raise FileNotFoundError(f"{name}: no recording at {str(path)!r}")
-        # Replayed at once with the recorded offsets, whatever speed a Replay was made with.
-        return accumulate(replay(path, speed=0))
-    if isinstance(run, (bytes, bytearray, Mapping)) or not isinstance(run, Iterable):
-        raise TypeError(
-            f"{name}: expected a RunState, a StreamView, a recording path, a replay() or an "
-            f"iterable of chunks, got {type(run).__name__}"
-        )
-    return accumulate(run)
 
 
 # ------------------------------------------------------------------------- grouping

@@ -21,14 +21,11 @@ import html
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..fold.state import RunState, accumulate
-from ..record import replay
+from ..fold.state import RunState
+from ..inputs import as_run
 from ..wire.safejson import safe_text
-
-if TYPE_CHECKING:
-    from ..live.widget import StreamView
 
 _STATIC = Path(__file__).parent.parent / "static"
 
@@ -42,37 +39,17 @@ class ExportError(RuntimeError):
     """The page could not be written; the message says what was missing or wrong."""
 
 
-def write_html(
-    run: RunState | StreamView | str | Path, path: str | Path, *, title: str | None = None
-) -> Path:
+def write_html(run: Any, path: str | Path, *, title: str | None = None) -> Path:
     """Write ``run`` as one self-contained HTML page at ``path`` and return the path.
 
     ``run`` is a ``RunState``, a ``StreamView`` (its run as folded so far), or the path of a
     JSONL recording (folded with its recorded timing). ``title`` overrides the run's title.
     """
-    state = load_run(run)
+    state = as_run(run, to="write_html()")
     page = page_html(state, title=title)
     target = Path(path)
     target.write_text(page, encoding="utf-8")
     return target
-
-
-def load_run(run: RunState | StreamView | str | Path) -> RunState:
-    """The RunState behind ``run`` (see ``write_html``)."""
-    if isinstance(run, RunState):
-        return run
-    if isinstance(run, (str, Path)):
-        recording = Path(run)
-        if not recording.is_file():
-            raise ExportError(f"no recording at {str(recording)!r} (expected a .jsonl file)")
-        return accumulate(replay(recording, speed=0), title=recording.stem)
-    state = getattr(run, "state", None)
-    if isinstance(state, RunState):
-        return state
-    raise ExportError(
-        f"cannot export a {type(run).__name__}: pass a RunState, a StreamView or the path of "
-        "a .jsonl recording"
-    )
 
 
 def page_html(state: RunState, *, title: str | None = None) -> str:
