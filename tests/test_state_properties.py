@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkscope as cs
+from chunkscope.fold.context import is_internal
 from chunkscope.fold.parts import TextPart, ToolCall
 
 RECORDINGS = sorted((Path(__file__).parent / "fixtures" / "mastra").glob("*.jsonl"))
@@ -65,6 +66,7 @@ def fold_all(chunks: list[Any]) -> cs.RunState:
     state.static_html()
     state.close()
     json.dumps(state.snapshot())
+    assert not [p.describe() for p in state.errors if is_internal(p)]
     return state
 
 

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import chunkscope as cs
 from chunkscope.adapters import AutoAdapter
+from chunkscope.fold.context import is_internal
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MASTRA_RUNS = {
@@ -97,6 +98,7 @@ def test_every_op_and_snapshot_is_strict_json(items: list[Any]) -> None:
         strict_json(op)
     strict_json(state.snapshot())
     strict_json(state.transient)
+    assert not [p.describe() for p in state.errors if is_internal(p)]
     state.static_html().encode("utf-8")
     state.transcript().encode("utf-8", "surrogatepass")
 
@@ -161,6 +163,7 @@ def test_tool_events_in_any_order_leave_one_known_final_state_per_call(
     if finished:
         chunks.append(finish())
     state = cs.accumulate(chunks)
+    assert not [p.describe() for p in state.errors if is_internal(p)]
     calls = [t for t in state.tool_calls if t.parent is None]
     ids = [t.tool_call_id for t in calls]
     assert set(ids) <= {"call-1"} | {call for _, call in events}
