@@ -5,15 +5,18 @@
  * the store holds, so a live page never parses the megabytes it already has.
  */
 import { isRecord } from "../util";
-import { MAX_UNPACKED_BYTES, PACKED_ENCODING, type Snapshot } from "./wire";
+import {
+  MAX_UNPACKED_BYTES,
+  PACKED_ENCODING,
+  type Snapshot,
+  type PackedSnapshot as WirePackedSnapshot,
+} from "./wire";
 
-/** A packed snapshot as the widget manager hands it over. */
-export interface PackedSnapshot {
-  v: number;
-  seq: number;
-  encoding: typeof PACKED_ENCODING;
+/** A packed snapshot as the widget manager hands it over: the wire's, with its buffer in
+ * whichever binary form the manager chose. */
+export type PackedSnapshot = Omit<WirePackedSnapshot, "data"> & {
   data: DataView | ArrayBuffer | Uint8Array;
-}
+};
 
 /** The trait's value: nothing yet, a plain snapshot or a packed one. */
 export type SavedSnapshot = Snapshot | PackedSnapshot | null | undefined;

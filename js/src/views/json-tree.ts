@@ -8,11 +8,13 @@
  * user wants more than the preview has.
  */
 import { type LoadStatus, loadingLabel, type ReportLoad } from "../held/values";
+import { PREVIEW_ENTRIES, PREVIEW_STRING } from "../model/wire";
 
-/** Entries of an array or object shown at first, and added per "show more". */
-export const ENTRY_PAGE = 100;
-/** Characters of a string shown at first. */
-export const STRING_PREVIEW = 400;
+/** Entries of an array or object shown at first, and added per "show more": what a held
+ * field's preview keeps, so the first page never needs the kernel. */
+export const ENTRY_PAGE = PREVIEW_ENTRIES;
+/** Characters of a string shown at first: what a held field's preview keeps. */
+export const STRING_PREVIEW = PREVIEW_STRING;
 /** Characters added per "show more" on a string. */
 export const STRING_PAGE = 20_000;
 
