@@ -75,6 +75,7 @@ from .control import (
     TripwireChunk,
     WatchChunk,
 )
+from .fast import FAST_PARSERS
 from .network import (
     AgentExecutionAbortChunk,
     AgentExecutionApprovalChunk,
@@ -417,6 +418,11 @@ def _has_exotic_leaf(value: Any) -> bool:
 def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
     kind = data.get("type")
     if kind.__class__ is str:
+        fast = FAST_PARSERS.get(kind)
+        if fast is not None and data.__class__ is dict:
+            chunk: Chunk | None = fast(data)
+            if chunk is not None:
+                return chunk
         validate = _VALIDATORS.get(kind) or _validator_for(kind)
     elif isinstance(kind, str):
         validate = _validator_for(kind)
@@ -428,7 +434,7 @@ def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
         )
         return _invalid(None, [("type", problem)], data)
     try:
-        chunk: Chunk = validate(data, context={"depth": depth}) if depth else validate(data)
+        chunk = validate(data, context={"depth": depth}) if depth else validate(data)
     except ValidationError as err:
         return _invalid(str(kind), _issues(err), data)
     except RecursionError:
