@@ -14,15 +14,17 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .chunks.models import BaseChunk, is_transient, parse_chunk
+from .chunks import BaseChunk, Chunk, is_transient, parse_chunk
 from .wire.safejson import clip_for_wire
 
 
-def _chunk_json(chunk: Any) -> Any:
+def _chunk_json(chunk: Any, parsed: Chunk | None) -> Any:
+    """What a recording line keeps: a dict as given, a model or text as its chunk's JSON."""
     if isinstance(chunk, BaseChunk):
         return chunk.model_dump(by_alias=True, exclude_unset=True, mode="json")
     if isinstance(chunk, (str, bytes)):
-        parsed = parse_chunk(chunk)
+        if parsed is None:
+            parsed = parse_chunk(chunk)
         return (
             getattr(parsed, "raw", None)
             if not isinstance(parsed, BaseChunk)
@@ -44,10 +46,18 @@ class Recorder:
         self._file: IO[str] | None = None
         self._origin: float | None = None
 
-    def write(self, chunk: Any, t: float | None = None) -> None:
-        """Append one chunk with its arrival offset (measured here when not given)."""
-        if not self.include_transient and is_transient(parse_chunk(chunk)):
-            return
+    def write(self, chunk: Any, t: float | None = None, *, parsed: Chunk | None = None) -> None:
+        """Append one chunk with its arrival offset (measured here when not given).
+
+        ``parsed`` is ``parse_chunk(chunk)`` when the caller already has it (the fold parses
+        every chunk): the chunk is then not parsed again here. Without it, the chunk is
+        parsed at most once, and only when its JSON or its transience needs it.
+        """
+        if not self.include_transient:
+            if parsed is None:
+                parsed = parse_chunk(chunk)
+            if is_transient(parsed):
+                return
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("w", encoding="utf-8")
@@ -56,7 +66,7 @@ class Recorder:
             if self._origin is None:
                 self._origin = now
             t = (now - self._origin) * 1000.0
-        line = {"t": round(t, 3), "chunk": _chunk_json(chunk)}
+        line = {"t": round(t, 3), "chunk": _chunk_json(chunk, parsed)}
         self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
         self.count += 1
 
