@@ -19,6 +19,7 @@ Also here: the chunks that are not one exact type (`data-*`, unknown types, inva
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -176,6 +177,17 @@ class BaseChunk(BaseModel):
     metadata: JsonDict | None = Field(None, description="Free-form metadata attached by Mastra.")
 
 
+_nested_parser: Callable[[dict[Any, Any], int], BaseChunk | InvalidChunk] | None = None
+"""How a chunk inside a payload is parsed: ``parse_chunk``'s own rules, which live in
+``chunks.parse`` (it imports every model, so it hands itself in rather than being imported)."""
+
+
+def use_nested_parser(parser: Callable[[dict[Any, Any], int], BaseChunk | InvalidChunk]) -> None:
+    """Parse chunks nested in payloads with ``parser`` (called once, by ``chunks.parse``)."""
+    global _nested_parser
+    _nested_parser = parser
+
+
 def _validate_nested(value: Any, info: ValidationInfo) -> BaseChunk:
     """Parse a chunk carried inside another chunk's payload, with a nesting limit."""
     if isinstance(value, BaseChunk):
@@ -188,10 +200,8 @@ def _validate_nested(value: Any, info: ValidationInfo) -> BaseChunk:
             "chunks nested more than {limit} levels deep",
             {"limit": _MAX_NESTING},
         )
-    if isinstance(value, dict):
-        from .parse import _parse_dict  # parse imports every model: import it when first used
-
-        parsed = _parse_dict(value, depth + 1)
+    if isinstance(value, dict) and _nested_parser is not None:
+        parsed = _nested_parser(value, depth + 1)
     else:
         parsed = InvalidChunk(
             type=None, error=f"expected a chunk object, got {_json_kind(value)}", raw=value

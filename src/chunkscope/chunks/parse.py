@@ -48,6 +48,7 @@ from .base import (
     InvalidChunk,
     UnknownChunk,
     _json_kind,
+    use_nested_parser,
 )
 from .control import (
     AbortChunk,
@@ -447,6 +448,9 @@ def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
         except Exception as err:
             return _invalid(str(kind), [("", f"holds a value that is not JSON: {err}")], data)
     return chunk
+
+
+use_nested_parser(_parse_dict)
 
 
 def _parse_text(text: str) -> Chunk:
