@@ -14,11 +14,30 @@ a sync or async iterable. The rules, the same for every format:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any, overload
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from typing import Any, ClassVar, TypeVar, overload
 
 from ._json import exception_info, to_jsonable
 from ._writer import Chunk, MastraWriter
+
+Handler = Callable[..., None]
+"""A handler method: called as ``handler(adapter, event, ...)``."""
+
+_H = TypeVar("_H", bound=Handler)
+
+
+def on(*names: str) -> Callable[[_H], _H]:
+    """Mark a method as the handler of the foreign events called ``names``.
+
+    The class collects its marked methods into :attr:`StreamAdapter.HANDLERS`; its
+    :meth:`~StreamAdapter.handle` looks the event's name up there.
+    """
+
+    def mark(method: _H) -> _H:
+        method.handles = (*getattr(method, "handles", ()), *names)  # type: ignore[attr-defined]
+        return method
+
+    return mark
 
 
 class StreamAdapter:
@@ -26,6 +45,18 @@ class StreamAdapter:
 
     format_name = "foreign"
     """Short name of the foreign format, used in messages and ``raw`` chunks."""
+
+    HANDLERS: ClassVar[dict[str, Handler]] = {}
+    """Foreign event name → handler method, built from the methods marked with :func:`on`
+    (a subclass starts from its parent's table and may replace entries)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table = dict(cls.HANDLERS)
+        for attribute in vars(cls).values():
+            for name in getattr(attribute, "handles", ()):
+                table[name] = attribute
+        cls.HANDLERS = table
 
     def __init__(self, run_id: str | None = None) -> None:
         self.writer = MastraWriter(run_id)

@@ -12,6 +12,7 @@ import base64
 import dataclasses
 import datetime
 import enum
+import itertools
 import json
 import math
 from collections.abc import Mapping
@@ -24,14 +25,63 @@ _MAX_DEPTH = 64
 
 
 def to_jsonable(value: object, _depth: int = 0) -> JSON:
-    """Return a JSON-compatible copy of ``value`` (never raises)."""
+    """Return ``value`` as JSON-compatible values (never raises).
+
+    What already is JSON (dicts with string keys, lists, strings, finite numbers, booleans,
+    None) is returned as it is, not copied: a foreign event kept in a ``raw`` chunk shares
+    its containers with the event. Only the parts that need converting are new objects.
+    """
     try:
         return _convert(value, _depth)
     except Exception as exc:  # a broken __repr__ or model_dump must not crash the stream
         return f"<unserializable {type(value).__name__}: {exc}>"
 
 
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
 def _convert(value: object, depth: int) -> JSON:
+    cls = value.__class__
+    if cls in _SCALARS:
+        return value
+    if cls is dict:
+        return _convert_dict(value, depth)  # type: ignore[arg-type]
+    if cls is list:
+        return _convert_list(value, depth)  # type: ignore[arg-type]
+    return _convert_other(value, depth)
+
+
+def _convert_dict(value: dict[Any, Any], depth: int) -> JSON:
+    """The dict itself when every key is a string and every value is JSON; else a copy."""
+    if depth > _MAX_DEPTH:
+        return f"<nested too deep: {type(value).__name__}>"
+    copy: dict[str, Any] | None = None
+    for index, (key, item) in enumerate(value.items()):
+        converted = item if item.__class__ in _SCALARS else _convert(item, depth + 1)
+        if copy is None:
+            if converted is item and key.__class__ is str:
+                continue
+            copy = {str(k): v for k, v in itertools.islice(value.items(), index)}
+        copy[str(key)] = converted
+    return value if copy is None else copy
+
+
+def _convert_list(value: list[Any], depth: int) -> JSON:
+    """The list itself when every item is JSON; else a copy."""
+    if depth > _MAX_DEPTH:
+        return f"<nested too deep: {type(value).__name__}>"
+    copy: list[Any] | None = None
+    for index, item in enumerate(value):
+        converted = item if item.__class__ in _SCALARS else _convert(item, depth + 1)
+        if copy is None:
+            if converted is item:
+                continue
+            copy = value[:index]
+        copy.append(converted)
+    return value if copy is None else copy
+
+
+def _convert_other(value: object, depth: int) -> JSON:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, overload
 
-from ._base import StreamAdapter, as_dict
+from ._base import StreamAdapter, as_dict, on
 from ._events import sse_json
 from ._json import JSON, parse_json_text
 from ._writer import Chunk, finish_reason
@@ -74,11 +74,11 @@ class AISdkAdapter(StreamAdapter):
         if kind.startswith("data-"):
             self._data_part(kind, chunk)
             return
-        handler = getattr(self, "_" + kind.replace("-", "_"), None)
+        handler = self.HANDLERS.get(kind)
         if handler is None:
             self.writer.raw({"format": self.format_name, "event": chunk})
             return
-        handler(chunk)
+        handler(self, chunk)
 
     def _data_part(self, kind: str, chunk: dict[str, Any]) -> None:
         """A ``data-*`` part as Mastra's bare data chunk; fields it has no place for go raw."""
@@ -108,6 +108,7 @@ class AISdkAdapter(StreamAdapter):
             )
         self.writer.close_parts()
 
+    @on("start")
     def _start(self, chunk: dict[str, Any]) -> None:
         if not self._fixed_run_id and not self.writer.started and chunk.get("messageId"):
             self.writer.run_id = str(chunk["messageId"])
@@ -115,14 +116,17 @@ class AISdkAdapter(StreamAdapter):
             messageId=chunk.get("messageId"), messageMetadata=chunk.get("messageMetadata")
         )
 
+    @on("start-step")
     def _start_step(self, chunk: dict[str, Any]) -> None:
         self._step_tools = self._step_error = False
         self.writer.step_start()
 
+    @on("finish-step")
     def _finish_step(self, chunk: dict[str, Any]) -> None:
         reason = "error" if self._step_error else "tool-calls" if self._step_tools else "stop"
         self.writer.step_finish(reason)
 
+    @on("finish")
     def _finish(self, chunk: dict[str, Any]) -> None:
         self._ended = True
         raw = chunk.get("finishReason")
@@ -133,43 +137,53 @@ class AISdkAdapter(StreamAdapter):
             else None,
         )
 
+    @on("abort")
     def _abort(self, chunk: dict[str, Any]) -> None:
         self._ended = True
         self.writer.abort(**{k: v for k, v in chunk.items() if k != "type"})
 
+    @on("error")
     def _error(self, chunk: dict[str, Any]) -> None:
         self._step_error = True
         self.writer.error(error_from_text(chunk.get("errorText")))
 
+    @on("message-metadata")
     def _message_metadata(self, chunk: dict[str, Any]) -> None:
         self.writer.raw({"format": self.format_name, "event": chunk})
 
     # -- text and reasoning -----------------------------------------------------------------
 
+    @on("text-start")
     def _text_start(self, chunk: dict[str, Any]) -> None:
         self.writer.open_text(str(chunk.get("id")), chunk.get("providerMetadata"))
 
+    @on("text-delta")
     def _text_delta(self, chunk: dict[str, Any]) -> None:
         self.writer.text(
             str(chunk.get("delta") or ""), str(chunk.get("id")), chunk.get("providerMetadata")
         )
 
+    @on("text-end")
     def _text_end(self, chunk: dict[str, Any]) -> None:
         self.writer.end_text()
 
+    @on("reasoning-start")
     def _reasoning_start(self, chunk: dict[str, Any]) -> None:
         self.writer.open_reasoning(str(chunk.get("id")), chunk.get("providerMetadata"))
 
+    @on("reasoning-delta")
     def _reasoning_delta(self, chunk: dict[str, Any]) -> None:
         self.writer.reasoning(
             str(chunk.get("delta") or ""), str(chunk.get("id")), chunk.get("providerMetadata")
         )
 
+    @on("reasoning-end")
     def _reasoning_end(self, chunk: dict[str, Any]) -> None:
         self.writer.end_reasoning()
 
     # -- tools ------------------------------------------------------------------------------
 
+    @on("tool-input-start")
     def _tool_input_start(self, chunk: dict[str, Any]) -> None:
         self._step_tools = True
         self.writer.tool_input_start(
@@ -179,11 +193,13 @@ class AISdkAdapter(StreamAdapter):
             dynamic=chunk.get("dynamic"),
         )
 
+    @on("tool-input-delta")
     def _tool_input_delta(self, chunk: dict[str, Any]) -> None:
         self.writer.tool_input_delta(
             str(chunk.get("toolCallId")), str(chunk.get("inputTextDelta") or "")
         )
 
+    @on("tool-input-available")
     def _tool_input_available(self, chunk: dict[str, Any]) -> None:
         self._step_tools = True
         self.writer.tool_call(
@@ -194,6 +210,7 @@ class AISdkAdapter(StreamAdapter):
             providerMetadata=chunk.get("providerMetadata"),
         )
 
+    @on("tool-input-error")
     def _tool_input_error(self, chunk: dict[str, Any]) -> None:
         call_id = str(chunk.get("toolCallId"))
         self.writer.tool_call(call_id, str(chunk.get("toolName") or ""), chunk.get("input"))
@@ -201,6 +218,7 @@ class AISdkAdapter(StreamAdapter):
             call_id, chunk.get("toolName"), error_from_text(chunk.get("errorText"))
         )
 
+    @on("tool-output-available")
     def _tool_output_available(self, chunk: dict[str, Any]) -> None:
         self.writer.tool_result(
             str(chunk.get("toolCallId")),
@@ -210,6 +228,7 @@ class AISdkAdapter(StreamAdapter):
             preliminary=chunk.get("preliminary"),
         )
 
+    @on("tool-output-error")
     def _tool_output_error(self, chunk: dict[str, Any]) -> None:
         self.writer.tool_error(
             str(chunk.get("toolCallId")),
@@ -220,6 +239,7 @@ class AISdkAdapter(StreamAdapter):
 
     # -- sources and files ------------------------------------------------------------------
 
+    @on("source-url")
     def _source_url(self, chunk: dict[str, Any]) -> None:
         self.writer.source(
             str(chunk.get("sourceId")),
@@ -229,6 +249,7 @@ class AISdkAdapter(StreamAdapter):
             providerMetadata=chunk.get("providerMetadata"),
         )
 
+    @on("source-document")
     def _source_document(self, chunk: dict[str, Any]) -> None:
         self.writer.source(
             str(chunk.get("sourceId")),
@@ -239,6 +260,7 @@ class AISdkAdapter(StreamAdapter):
             providerMetadata=chunk.get("providerMetadata"),
         )
 
+    @on("file")
     def _file(self, chunk: dict[str, Any]) -> None:
         self.writer.file(
             str(chunk.get("url") or ""),

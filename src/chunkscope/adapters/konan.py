@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, overload
 
-from ._base import StreamAdapter
+from ._base import StreamAdapter, on
 from ._events import named_event
 from ._writer import Chunk, finish_reason, make_usage
 
@@ -45,11 +45,11 @@ class KonanAdapter(StreamAdapter):
     def handle(self, event: Any) -> None:
         name, data = named_event(event)
         body: dict[str, Any] = data if isinstance(data, dict) else {"content": data}
-        handler = getattr(self, "_on_" + name, None)
-        if handler is None or name.startswith("_"):
+        handler = self.HANDLERS.get(name)
+        if handler is None:
             self.writer.raw({"event": name, "data": data})
             return
-        handler(body)
+        handler(self, body)
 
     def finalize(self) -> None:
         if not self._done and not self.writer.errored:
@@ -66,6 +66,7 @@ class KonanAdapter(StreamAdapter):
             if isinstance(run_id, str) and run_id:
                 self.writer.run_id = run_id
 
+    @on("on_chain_start")
     def _on_on_chain_start(self, body: dict[str, Any]) -> None:
         if body.get("parent_id") is None and not self.writer.started:
             self._claim_run(body)
@@ -75,6 +76,7 @@ class KonanAdapter(StreamAdapter):
         self.writer.start()
         self.writer.data("chain", self._chain_data(body, "running"), data_id=body.get("id"))
 
+    @on("on_chain_stream")
     def _on_on_chain_stream(self, body: dict[str, Any]) -> None:
         self._claim_run(body)
         self.writer.start()
@@ -86,6 +88,7 @@ class KonanAdapter(StreamAdapter):
         }
         self.writer.data("progress", progress)
 
+    @on("on_chain_end")
     def _on_on_chain_end(self, body: dict[str, Any]) -> None:
         if body.get("parent_id") is None:
             self.writer.raw({"event": "on_chain_end", "data": body})
@@ -103,12 +106,14 @@ class KonanAdapter(StreamAdapter):
 
     # -- model calls ------------------------------------------------------------------------
 
+    @on("on_chat_model_start")
     def _on_on_chat_model_start(self, body: dict[str, Any]) -> None:
         self._claim_run(body)
         self.writer.step_start(
             message_id=body.get("id"), parentId=body.get("parent_id"), time=body.get("time")
         )
 
+    @on("on_chat_model_stream")
     def _on_on_chat_model_stream(self, body: dict[str, Any]) -> None:
         self._claim_run(body)
         part = str(body.get("id") or "message")
@@ -123,6 +128,7 @@ class KonanAdapter(StreamAdapter):
         elif content not in (None, ""):
             self.writer.raw({"event": "on_chat_model_stream", "data": body})
 
+    @on("on_chat_model_end")
     def _on_on_chat_model_end(self, body: dict[str, Any]) -> None:
         raw_usage = body.get("usage_metadata")
         usage = None
@@ -151,6 +157,7 @@ class KonanAdapter(StreamAdapter):
 
     # -- tools ------------------------------------------------------------------------------
 
+    @on("on_tool_start")
     def _on_on_tool_start(self, body: dict[str, Any]) -> None:
         self._claim_run(body)
         call_id = str(body.get("id") or self.writer.new_id("tool"))
@@ -164,6 +171,7 @@ class KonanAdapter(StreamAdapter):
             },
         )
 
+    @on("on_tool_end")
     def _on_on_tool_end(self, body: dict[str, Any]) -> None:
         call_id = str(body.get("id") or "")
         name = str(body.get("name") or self.writer.tool_names.get(call_id, ""))
@@ -192,6 +200,7 @@ class KonanAdapter(StreamAdapter):
 
     # -- custom events, end and errors ------------------------------------------------------
 
+    @on("on_custom_event")
     def _on_on_custom_event(self, body: dict[str, Any]) -> None:
         name = body.get("name")
         if isinstance(name, str) and name:
@@ -202,10 +211,12 @@ class KonanAdapter(StreamAdapter):
         else:
             self.writer.data("custom", body)
 
+    @on("done")
     def _on_done(self, body: dict[str, Any]) -> None:
         self._done = True
         self.writer.finish("error" if self.writer.errored else None)
 
+    @on("error")
     def _on_error(self, body: dict[str, Any]) -> None:
         message = body.get("content") or body.get("message") or "the service reported an error"
         self.writer.error(

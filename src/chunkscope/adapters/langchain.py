@@ -32,7 +32,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from ._base import StreamAdapter, as_dict
+from ._base import StreamAdapter, as_dict, on
 from ._json import parse_json_text, to_jsonable
 from ._writer import Chunk, finish_reason, make_usage
 
@@ -119,11 +119,11 @@ class LangChainAdapter(StreamAdapter):
             if not self._fixed_run_id and run_id:
                 self.writer.run_id = run_id
             self.writer.start(name=event.get("name"), event=kind)
-        handler = getattr(self, "_" + kind, None)
+        handler = self.HANDLERS.get(kind)
         if handler is None:
             self._keep_raw(event)
         else:
-            handler(event, run_id)
+            handler(self, event, run_id)
         if run_id and run_id == self._root and kind.endswith("_end") and not self._root_ended:
             self._root_ended = True
             self.writer.finish()
@@ -140,6 +140,7 @@ class LangChainAdapter(StreamAdapter):
 
     # -- chat models ------------------------------------------------------------------------
 
+    @on("on_chat_model_start", "on_llm_start")
     def _on_chat_model_start(self, event: dict[str, Any], run_id: str) -> None:
         meta = event.get("metadata") or {}
         self._models[run_id] = _ModelCall(model_name=meta.get("ls_model_name"))
@@ -149,14 +150,13 @@ class LangChainAdapter(StreamAdapter):
             name=event.get("name"),
         )
 
-    _on_llm_start = _on_chat_model_start
-
     def _model(self, run_id: str) -> _ModelCall:
         if run_id not in self._models:
             self._models[run_id] = _ModelCall()
             self.writer.step_start(message_id=run_id)
         return self._models[run_id]
 
+    @on("on_chat_model_stream")
     def _on_chat_model_stream(self, event: dict[str, Any], run_id: str) -> None:
         call = self._model(run_id)
         chunk = _message((event.get("data") or {}).get("chunk"))
@@ -179,6 +179,7 @@ class LangChainAdapter(StreamAdapter):
             )
             call.model_name = meta.get("model_name") or meta.get("model") or call.model_name
 
+    @on("on_llm_stream")
     def _on_llm_stream(self, event: dict[str, Any], run_id: str) -> None:
         call = self._model(run_id)
         chunk = (event.get("data") or {}).get("chunk")
@@ -235,6 +236,7 @@ class LangChainAdapter(StreamAdapter):
             call.call_args[call_id] += args
             self.writer.tool_input_delta(call_id, args)
 
+    @on("on_chat_model_end", "on_llm_end")
     def _on_chat_model_end(self, event: dict[str, Any], run_id: str) -> None:
         call = self._model(run_id)
         data = event.get("data") or {}
@@ -276,8 +278,6 @@ class LangChainAdapter(StreamAdapter):
             raw_reason=raw_reason,
             defer=True,
         )
-
-    _on_llm_end = _on_chat_model_end
 
     @staticmethod
     def _first_generation(output: dict[str, Any]) -> dict[str, Any]:
@@ -332,6 +332,7 @@ class LangChainAdapter(StreamAdapter):
 
     # -- tools ------------------------------------------------------------------------------
 
+    @on("on_chain_start")
     def _on_chain_start(self, event: dict[str, Any], run_id: str) -> None:
         payload = (event.get("data") or {}).get("input")
         if isinstance(payload, dict):
@@ -341,6 +342,7 @@ class LangChainAdapter(StreamAdapter):
         if run_id != self._root:
             self._keep_raw(event)
 
+    @on("on_chain_end")
     def _on_chain_end(self, event: dict[str, Any], run_id: str) -> None:
         self._chain_tool_calls.pop(run_id, None)
         if run_id != self._root:
@@ -370,6 +372,7 @@ class LangChainAdapter(StreamAdapter):
                 return call_id
         return None
 
+    @on("on_tool_start")
     def _on_tool_start(self, event: dict[str, Any], run_id: str) -> None:
         name = str(event.get("name") or "")
         call_id = self._match_call(event, run_id)
@@ -388,6 +391,7 @@ class LangChainAdapter(StreamAdapter):
             )
         return call_id
 
+    @on("on_tool_end")
     def _on_tool_end(self, event: dict[str, Any], run_id: str) -> None:
         call_id = self._tool_call_id(event, run_id)
         name = str(event.get("name") or "")
@@ -403,6 +407,7 @@ class LangChainAdapter(StreamAdapter):
         else:
             self.writer.tool_result(call_id, name, output)
 
+    @on("on_tool_error")
     def _on_tool_error(self, event: dict[str, Any], run_id: str) -> None:
         call_id = self._tool_call_id(event, run_id)
         error = (event.get("data") or {}).get("error")
@@ -413,10 +418,12 @@ class LangChainAdapter(StreamAdapter):
 
     # -- custom events and retrievers -------------------------------------------------------
 
+    @on("on_custom_event")
     def _on_custom_event(self, event: dict[str, Any], run_id: str) -> None:
         name = event.get("name")
         self.writer.data(name if isinstance(name, str) and name else "custom", event.get("data"))
 
+    @on("on_retriever_end")
     def _on_retriever_end(self, event: dict[str, Any], run_id: str) -> None:
         self._keep_raw(event)
         output = (event.get("data") or {}).get("output")

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, overload
 
-from ._base import StreamAdapter, as_dict
+from ._base import StreamAdapter, as_dict, on
 from ._events import sse_json
 from ._json import parse_json_text
 from ._writer import Chunk, finish_reason, make_usage
@@ -208,13 +208,13 @@ class OpenAIAdapter(StreamAdapter):
         kind: str = event["type"]
         if kind in _REDUNDANT:
             return
-        handler = getattr(self, "_r_" + kind.replace(".", "_"), None)
+        handler = self.HANDLERS.get(kind)
         if handler is None:
             if not self.writer.started:
                 self.writer.start()
             self.writer.raw({"format": self.format_name, "event": event})
             return
-        handler(event)
+        handler(self, event)
 
     def _ensure_response(self, response: dict[str, Any] | None = None) -> None:
         if not self.writer.started:
@@ -223,9 +223,11 @@ class OpenAIAdapter(StreamAdapter):
             self.writer.start(model=response.get("model"), id=response.get("id"))
             self.writer.step_start(message_id=response.get("id"))
 
+    @on("response.created")
     def _r_response_created(self, event: dict[str, Any]) -> None:
         self._ensure_response(event.get("response") or {})
 
+    @on("response.output_item.added")
     def _r_response_output_item_added(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         item = event.get("item") or {}
@@ -242,12 +244,14 @@ class OpenAIAdapter(StreamAdapter):
         elif item.get("type") not in ("message", "reasoning"):
             self.writer.raw({"format": self.format_name, "event": event})
 
+    @on("response.output_text.delta")
     def _r_response_output_text_delta(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         self.writer.end_reasoning()
         part = f"{event.get('item_id')}:{event.get('content_index', 0)}"
         self.writer.text(str(event.get("delta") or ""), part_id=part)
 
+    @on("response.refusal.delta")
     def _r_response_refusal_delta(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         part = f"{event.get('item_id')}:refusal"
@@ -257,22 +261,26 @@ class OpenAIAdapter(StreamAdapter):
             provider_metadata={"openai": {"refusal": True}},
         )
 
+    @on("response.reasoning_summary_text.delta")
     def _r_response_reasoning_summary_text_delta(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         part = f"{event.get('item_id')}:summary:{event.get('summary_index', 0)}"
         self.writer.reasoning(str(event.get("delta") or ""), part_id=part)
 
+    @on("response.reasoning_text.delta")
     def _r_response_reasoning_text_delta(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         part = f"{event.get('item_id')}:reasoning:{event.get('content_index', 0)}"
         self.writer.reasoning(str(event.get("delta") or ""), part_id=part)
 
+    @on("response.function_call_arguments.delta")
     def _r_response_function_call_arguments_delta(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         item_id = str(event.get("item_id"))
         call_id, _ = self._items.get(item_id, (item_id, ""))
         self.writer.tool_input_delta(call_id, str(event.get("delta") or ""))
 
+    @on("response.output_text.annotation.added")
     def _r_response_output_text_annotation_added(self, event: dict[str, Any]) -> None:
         annotation = event.get("annotation") or {}
         source_id = f"{event.get('item_id')}:{event.get('annotation_index', 0)}"
@@ -296,6 +304,7 @@ class OpenAIAdapter(StreamAdapter):
         else:
             self.writer.raw({"format": self.format_name, "event": event})
 
+    @on("response.output_item.done")
     def _r_response_output_item_done(self, event: dict[str, Any]) -> None:
         item = event.get("item") or {}
         kind = item.get("type")
@@ -329,13 +338,16 @@ class OpenAIAdapter(StreamAdapter):
         self.writer.step_finish(reason, usage, metadata)
         self.writer.finish(reason, metadata=metadata)
 
+    @on("response.completed")
     def _r_response_completed(self, event: dict[str, Any]) -> None:
         self._response_finish(event, "tool-calls" if self._response_called_tools else "stop")
 
+    @on("response.incomplete")
     def _r_response_incomplete(self, event: dict[str, Any]) -> None:
         details = (event.get("response") or {}).get("incomplete_details") or {}
         self._response_finish(event, _INCOMPLETE_REASONS.get(str(details.get("reason")), "other"))
 
+    @on("response.failed")
     def _r_response_failed(self, event: dict[str, Any]) -> None:
         response = event.get("response") or {}
         error = response.get("error") or {}
@@ -349,6 +361,7 @@ class OpenAIAdapter(StreamAdapter):
             }
         )
 
+    @on("error")
     def _r_error(self, event: dict[str, Any]) -> None:
         self._ensure_response()
         self._ended = True

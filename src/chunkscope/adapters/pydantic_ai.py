@@ -29,7 +29,7 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, overload
 
-from ._base import StreamAdapter, as_dict
+from ._base import StreamAdapter, as_dict, on
 from ._json import parse_json_text, to_jsonable
 from ._writer import Chunk, make_usage
 
@@ -71,14 +71,14 @@ class PydanticAIAdapter(StreamAdapter):
     def handle(self, event: Any) -> None:
         data = _normalize(event)
         kind = data.get("event_kind") if data else None
-        handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+        handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
         if data is None or handler is None:
             self.writer.start()
             self.writer.raw(
                 {"format": self.format_name, "event": data if data is not None else event}
             )
             return
-        handler(data)
+        handler(self, data)
 
     def finalize(self) -> None:
         if not self._finished and not self.writer.errored:
@@ -112,6 +112,7 @@ class PydanticAIAdapter(StreamAdapter):
 
     # -- parts ------------------------------------------------------------------------------
 
+    @on("part_start")
     def _on_part_start(self, event: dict[str, Any]) -> None:
         index = int(event.get("index") or 0)
         part = event.get("part") or {}
@@ -158,6 +159,7 @@ class PydanticAIAdapter(StreamAdapter):
             state["args"] = text
             self.writer.tool_input_delta(state["id"], text)
 
+    @on("part_delta")
     def _on_part_delta(self, event: dict[str, Any]) -> None:
         index = int(event.get("index") or 0)
         delta = event.get("delta") or {}
@@ -189,6 +191,7 @@ class PydanticAIAdapter(StreamAdapter):
         else:
             self.writer.raw({"format": self.format_name, "event": event})
 
+    @on("part_end")
     def _on_part_end(self, event: dict[str, Any]) -> None:
         index = int(event.get("index") or 0)
         part = event.get("part") or {}
@@ -218,6 +221,7 @@ class PydanticAIAdapter(StreamAdapter):
 
     # -- tool execution ---------------------------------------------------------------------
 
+    @on("function_tool_call", "output_tool_call")
     def _on_function_tool_call(self, event: dict[str, Any]) -> None:
         part = event.get("part") or {}
         call_id = str(part.get("tool_call_id") or "")
@@ -228,8 +232,7 @@ class PydanticAIAdapter(StreamAdapter):
             call_id or self.writer.new_id("call"), part.get("tool_name") or "", part.get("args"), {}
         )
 
-    _on_output_tool_call = _on_function_tool_call
-
+    @on("function_tool_result", "output_tool_result")
     def _on_function_tool_result(self, event: dict[str, Any]) -> None:
         part = event.get("result") or event.get("part") or {}
         call_id = str(part.get("tool_call_id") or event.get("tool_call_id") or "")
@@ -249,10 +252,9 @@ class PydanticAIAdapter(StreamAdapter):
                 call_id, name, part.get("content"), metadata=part.get("metadata"), userContent=extra
             )
 
-    _on_output_tool_result = _on_function_tool_result
-
     # -- end of run -------------------------------------------------------------------------
 
+    @on("agent_run_result")
     def _on_agent_run_result(self, event: dict[str, Any]) -> None:
         result = event.get("result") or {}
         output = result.get("output")
