@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -26,6 +25,8 @@ from typing import Any, Literal
 from ..fold.parts import Part, ReasoningPart, StepPart, TextPart, ToolCall, Usage
 from ..fold.state import RunState
 from ..inputs import as_run
+from .compare_html import comparison_html
+from .spans import Span, child_path
 from .transcript import PartTree, compact_json, part_lines, usage_line
 
 SUMMARY_LINES = 40
@@ -43,7 +44,6 @@ DIFF_BUDGET = 1_000_000
 
 _MAX_DEPTH = 64
 _WORDS = re.compile(r"^\s+|\S+\s*")
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 class _Missing:
@@ -212,16 +212,6 @@ class ToolDiff:
     def paths(self) -> frozenset[str]:
         """Every differing path (``args.city`` …), for highlighting the calls."""
         return frozenset(c.path for c in (*self.args, *self.result, *self.error))
-
-
-@dataclass(frozen=True)
-class Span:
-    """When something ran, in milliseconds from the start of its stream."""
-
-    t0: float
-    """Start offset."""
-    t1: float
-    """End offset."""
 
 
 @dataclass(frozen=True)
@@ -445,8 +435,6 @@ class RunComparison:
 
     def to_html(self) -> str:
         """The static side-by-side view: no script, every run value escaped."""
-        from .compare_html import comparison_html
-
         return comparison_html(self)
 
     def widget(self) -> Any:
@@ -841,12 +829,6 @@ def _same(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:
         return a is b
-
-
-def child_path(path: str, key: Any) -> str:
-    """The JSON path of ``key`` under ``path``: ``args.city`` or ``args["two words"]``."""
-    key = str(key)
-    return f"{path}.{key}" if _PLAIN_KEY.fullmatch(key) else f"{path}[{json.dumps(key)}]"
 
 
 # ------------------------------------------------------------------------- summary lines

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..fold.parts import ToolCall
-from .compare import Span, child_path
+from .spans import Span, child_path
 from .transcript import compact_json, headline, usage_line
 
 if TYPE_CHECKING:
