@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from ..chunks.models import BaseChunk, Chunk, is_transient, parse_chunk
 from ..wire.held import HeldValues
 from ..wire.safejson import clip_for_wire
+from ..wire.schema import TRANSIENT_CAP
 from .parts import (
     BackgroundTask,
     DataPart,
@@ -412,6 +413,6 @@ class Fold:
                     del transient[k]
                     break
         transient.append(item)
-        if len(transient) > 200:
+        if len(transient) > TRANSIENT_CAP:
             del transient[0]
         self.ops.append({"op": "transient", "item": item})
