@@ -147,10 +147,10 @@ def test_check_mode_exits_one_with_a_diff_when_stale(
     (tmp_path / codegen.DOCS_PATH).write_text(
         "# Wire\n\n<!-- generated: up -->\n<!-- end generated -->\n", encoding="utf-8"
     )
-    assert codegen.main(["--check", "--root", str(tmp_path)]) == 1
+    assert codegen.run_codegen(["--check", "--root", str(tmp_path)]) == 1
     assert "+export interface FetchRequest" in capsys.readouterr().out
-    assert codegen.main(["--root", str(tmp_path)]) == 0
-    assert codegen.main(["--check", "--root", str(tmp_path)]) == 0
+    assert codegen.run_codegen(["--root", str(tmp_path)]) == 0
+    assert codegen.run_codegen(["--check", "--root", str(tmp_path)]) == 0
 
 
 def test_a_typeddict_unknown_to_the_renderer_is_refused() -> None:

@@ -1,0 +1,1 @@
+"""The fold: ``RunState`` and one module per chunk family; the inspector's rows."""

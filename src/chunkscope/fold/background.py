@@ -13,6 +13,7 @@ _PREFIX = "background-task-"
 
 
 def on_task(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``background-task-*`` chunk into its task part (created on first sight)."""
     if not chunk.type.startswith(_PREFIX):
         raise TypeError(f"background task handler got '{chunk.type}'")
     payload = plain(payload_of(chunk))

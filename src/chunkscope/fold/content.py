@@ -19,6 +19,7 @@ from .parts import FilePart, ObjectPart, Part, SourcePart
 
 
 def on_source(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``source`` chunk and return the part it touched."""
     if not isinstance(chunk, SourceChunk):
         raise TypeError(f"'source' handler got {type(chunk).__name__}")
     payload = chunk.payload
@@ -35,6 +36,7 @@ def on_source(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Pa
 
 
 def on_file(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold one of ``reasoning-file``, ``file`` and return the part it touched."""
     if not isinstance(chunk, (FileChunk, ReasoningFileChunk)):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     payload = chunk.payload
@@ -60,6 +62,7 @@ def on_file(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
 
 
 def on_object(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold one of ``object``, ``object-result`` and return the part it touched."""
     if not isinstance(chunk, (ObjectChunk, ObjectResultChunk)):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     value = plain(chunk.object)

@@ -123,10 +123,12 @@ def looks_like_chunk(value: Any) -> bool:
 
 
 def str_or_none(value: Any) -> str | None:
+    """``value`` when it is a string, else None."""
     return value if isinstance(value, str) else None
 
 
-def add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
+def sum_usage(a: Usage | None, b: Usage | None) -> Usage | None:
+    """The sum of two usages, either of which may be missing."""
     if a is None:
         return b
     return a if b is None else a + b

@@ -9,6 +9,7 @@ from .parts import DataPart, Part
 
 
 def on_data(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a persisted ``data-*`` chunk: a new part, or the latest value of one with its id."""
     if not isinstance(chunk, DataChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     type_ = chunk.type
@@ -32,6 +33,7 @@ def on_data(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
 
 
 def on_custom(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``custom`` chunk and return the part it touched."""
     if not isinstance(chunk, CustomChunk):
         raise TypeError(f"'custom' handler got {type(chunk).__name__}")
     part = DataPart(cx.new_id(), run.parent, run.step_id, t, index, "custom", None)

@@ -21,7 +21,8 @@ from .context import Fold, _Run, extra, message_of, plain
 from .parts import Notice, Part
 
 
-def on_error(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+def on_stream_error(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``error`` chunk and return the part it touched."""
     if not isinstance(chunk, ErrorChunk):
         raise TypeError(f"'error' handler got {type(chunk).__name__}")
     error = plain(chunk.payload.error)
@@ -42,6 +43,7 @@ def on_error(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Par
 
 
 def on_abort(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``abort`` chunk and return the part it touched."""
     if not isinstance(chunk, AbortChunk):
         raise TypeError(f"'abort' handler got {type(chunk).__name__}")
     payload = chunk.payload
@@ -59,6 +61,7 @@ def on_abort(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Par
 
 
 def on_tripwire(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tripwire`` chunk and return the part it touched."""
     if not isinstance(chunk, TripwireChunk):
         raise TypeError(f"'tripwire' handler got {type(chunk).__name__}")
     payload = plain(chunk.payload) or {}
@@ -81,6 +84,7 @@ def on_tripwire(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> 
 
 
 def on_goal(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``goal`` chunk and return the part it touched."""
     if not isinstance(chunk, GoalChunk):
         raise TypeError(f"'goal' handler got {type(chunk).__name__}")
     payload = plain(chunk.payload) or {}
@@ -99,6 +103,7 @@ def on_goal(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
 
 
 def on_task_complete(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``is-task-complete`` chunk and return the part it touched."""
     if not isinstance(chunk, IsTaskCompleteChunk):
         raise TypeError(f"'is-task-complete' handler got {type(chunk).__name__}")
     return cx.notice(run, "info", "goal", "task completion check", plain(chunk.payload), t, index)
@@ -120,6 +125,7 @@ def on_raw(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part 
 def on_invalid(
     cx: Fold, run: _Run, chunk: InvalidChunk, t: float, index: int, where: str | None
 ) -> Notice:
+    """Record an invalid chunk as an error (with where it was) and show it as a notice."""
     place = where or f"chunk {index}"
     what = f"'{chunk.type}' chunk" if isinstance(chunk.type, str) else "chunk"
     message = f"invalid {what} at {place}: {chunk.error}"

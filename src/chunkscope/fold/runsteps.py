@@ -11,11 +11,12 @@ from ..chunks.models import (
     StepFinishChunk,
     StepStartChunk,
 )
-from .context import Fold, _Run, add_usage, dump, extra, plain
+from .context import Fold, _Run, dump, extra, plain, sum_usage
 from .parts import Part, StepPart, Usage, usage_from
 
 
 def start(cx: Fold, run: _Run, t: float) -> None:
+    """Mark ``run`` started; a second start mid-run is a warning, one after finish reopens it."""
     if run.started and not run.finished and run is cx.root:
         cx.warn("a second 'start' arrived mid-run", None, t, "start")
     run.started = True
@@ -26,6 +27,7 @@ def start(cx: Fold, run: _Run, t: float) -> None:
 
 
 def step_start(cx: Fold, run: _Run, warnings: Any, t: float, index: int) -> StepPart:
+    """Close the open step and open a new one carrying the provider's ``warnings``."""
     if run.step is not None and run.step.t1 is None:
         cx.end(run.step, t)
     step = cx.open_step(run, t, index)
@@ -38,6 +40,7 @@ def step_start(cx: Fold, run: _Run, warnings: Any, t: float, index: int) -> Step
 def step_finish(
     cx: Fold, run: _Run, reason: Any, usage: Usage | None, t: float, index: int
 ) -> StepPart:
+    """End the current step with its finish reason and usage (a step is opened if none is)."""
     step = run.step
     if step is None or step.finish_reason is not None:
         step = cx.open_step(run, t, index)
@@ -54,7 +57,8 @@ def step_finish(
     return step
 
 
-def on_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+def on_run_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``start`` chunk and return the part it touched."""
     if not isinstance(chunk, StartChunk):
         raise TypeError(f"'start' handler got {type(chunk).__name__}")
     start(cx, run, t)
@@ -62,12 +66,14 @@ def on_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Par
 
 
 def on_step_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``step-start`` chunk and return the part it touched."""
     if not isinstance(chunk, StepStartChunk):
         raise TypeError(f"'step-start' handler got {type(chunk).__name__}")
     return step_start(cx, run, chunk.payload.warnings, t, index)
 
 
 def on_step_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``step-finish`` chunk and return the part it touched."""
     if not isinstance(chunk, StepFinishChunk):
         raise TypeError(f"'step-finish' handler got {type(chunk).__name__}")
     payload = chunk.payload
@@ -75,7 +81,8 @@ def on_step_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) 
     return step_finish(cx, run, payload.step_result.reason, usage, t, index)
 
 
-def on_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+def on_run_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``finish`` chunk and return the part it touched."""
     if not isinstance(chunk, FinishChunk):
         raise TypeError(f"'finish' handler got {type(chunk).__name__}")
     payload = chunk.payload
@@ -107,8 +114,8 @@ def on_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Pa
         state.finish_reason = run.finish_reason
     # streamUntilIdle() puts several start … finish turns in one stream: sum them.
     turn_total = total or usage
-    state.usage = add_usage(state.usage, usage)
-    state.total_usage = add_usage(state.total_usage, turn_total)
+    state.usage = sum_usage(state.usage, usage)
+    state.total_usage = sum_usage(state.total_usage, turn_total)
     run.step_usage = None
     if state.status == "running":
         cx.set_status("finished")

@@ -23,6 +23,7 @@ from .parts import Part, ReasoningPart, TextPart
 def text_part(
     cx: Fold, run: _Run, text_id: Any, type_: str, t: float, index: int, create: bool
 ) -> TextPart:
+    """The text part for ``text_id`` in the current step, opened when ``create`` or missing."""
     key = text_id if isinstance(text_id, str) else ""
     part = run.texts.get(key)
     if part is not None and (create or part.step != run.step_id):
@@ -42,6 +43,7 @@ def text_part(
 
 
 def append(cx: Fold, part: TextPart | ReasoningPart, text: Any, t: float) -> None:
+    """Append a text or reasoning delta to its part, and note the first token's time."""
     if not isinstance(text, str) or not text:
         return
     part.append(text, t)
@@ -52,6 +54,7 @@ def append(cx: Fold, part: TextPart | ReasoningPart, text: Any, t: float) -> Non
 
 
 def end_text(cx: Fold, run: _Run, text_id: Any, t: float) -> TextPart | None:
+    """Close the text block ``text_id``; one that is not open is a warning."""
     part = run.texts.pop(text_id if isinstance(text_id, str) else "", None)
     if part is None:
         cx.warn(f"'text-end' for text '{text_id}' that is not open", None, t, "text-end")
@@ -70,6 +73,7 @@ def reasoning_part(
     index: int,
     create: bool,
 ) -> ReasoningPart:
+    """The reasoning part for ``rid`` in the current step, opened when ``create`` or missing."""
     key = rid if isinstance(rid, str) else ""
     part = run.reasonings.get(key)
     if part is not None and (create or part.step != run.step_id):
@@ -88,6 +92,7 @@ def reasoning_part(
 
 
 def end_reasoning(cx: Fold, run: _Run, rid: Any, signature: Any, t: float) -> ReasoningPart | None:
+    """Close the reasoning block ``rid``, keeping its signature; one not open is a warning."""
     part = run.reasonings.pop(rid if isinstance(rid, str) else "", None)
     if part is None:
         cx.warn(f"'reasoning-end' for reasoning '{rid}' that is not open", None, t, "reasoning-end")
@@ -100,12 +105,14 @@ def end_reasoning(cx: Fold, run: _Run, rid: Any, signature: Any, t: float) -> Re
 
 
 def on_text_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``text-start`` chunk and return the part it touched."""
     if not isinstance(chunk, TextStartChunk):
         raise TypeError(f"'text-start' handler got {type(chunk).__name__}")
     return text_part(cx, run, chunk.payload.id, chunk.type, t, index, create=True)
 
 
 def on_text_delta(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``text-delta`` chunk and return the part it touched."""
     if not isinstance(chunk, TextDeltaChunk):
         raise TypeError(f"'text-delta' handler got {type(chunk).__name__}")
     part = text_part(cx, run, chunk.payload.id, chunk.type, t, index, create=False)
@@ -114,12 +121,14 @@ def on_text_delta(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -
 
 
 def on_text_end(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``text-end`` chunk and return the part it touched."""
     if not isinstance(chunk, TextEndChunk):
         raise TypeError(f"'text-end' handler got {type(chunk).__name__}")
     return end_text(cx, run, chunk.payload.id, t)
 
 
 def on_reasoning_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``reasoning-start`` chunk and return the part it touched."""
     if not isinstance(chunk, ReasoningStartChunk):
         raise TypeError(f"'reasoning-start' handler got {type(chunk).__name__}")
     payload = chunk.payload
@@ -127,6 +136,7 @@ def on_reasoning_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
 
 
 def on_reasoning_delta(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``reasoning-delta`` chunk and return the part it touched."""
     if not isinstance(chunk, ReasoningDeltaChunk):
         raise TypeError(f"'reasoning-delta' handler got {type(chunk).__name__}")
     payload = chunk.payload
@@ -137,6 +147,7 @@ def on_reasoning_delta(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
 
 
 def on_reasoning_end(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``reasoning-end`` chunk and return the part it touched."""
     if not isinstance(chunk, ReasoningEndChunk):
         raise TypeError(f"'reasoning-end' handler got {type(chunk).__name__}")
     return end_reasoning(cx, run, chunk.payload.id, chunk.payload.signature, t)
@@ -145,6 +156,7 @@ def on_reasoning_end(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int
 def on_reasoning_signature(
     cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int
 ) -> Part | None:
+    """Fold a ``reasoning-signature`` chunk and return the part it touched."""
     if not isinstance(chunk, ReasoningSignatureChunk):
         raise TypeError(f"'reasoning-signature' handler got {type(chunk).__name__}")
     part = run.reasonings.get(chunk.payload.id)
@@ -162,6 +174,7 @@ def on_reasoning_signature(
 def on_redacted_reasoning(
     cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int
 ) -> Part | None:
+    """Fold a ``redacted-reasoning`` chunk and return the part it touched."""
     if not isinstance(chunk, RedactedReasoningChunk):
         raise TypeError(f"'redacted-reasoning' handler got {type(chunk).__name__}")
     step = cx.current_step(run, t, index)

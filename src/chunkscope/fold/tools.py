@@ -119,12 +119,14 @@ def _reparse_args(cx: Fold, call: ToolCall, t: float) -> None:
 
 
 def on_input_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-call-input-streaming-start`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolCallInputStreamingStartChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     return tool(cx, run, chunk, t, index, "input-streaming", expect=False)[0]
 
 
 def on_delta(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-call-delta`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolCallDeltaChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     call = tool(cx, run, chunk, t, index, "input-streaming", expect=True)[0]
@@ -143,6 +145,7 @@ def on_delta(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Par
 
 
 def on_input_end(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-call-input-streaming-end`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolCallInputStreamingEndChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     call = tool(cx, run, chunk, t, index, "input-streaming", expect=True)[0]
@@ -153,6 +156,7 @@ def on_input_end(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) ->
 
 
 def on_call(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-call`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolCallChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     call = tool(cx, run, chunk, t, index, "running", expect=False)[0]
@@ -170,6 +174,7 @@ def on_call(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
 
 
 def on_result(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-result`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolResultChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     cx.resume(run)
@@ -186,7 +191,8 @@ def on_result(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Pa
     return call
 
 
-def on_error(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+def on_tool_error(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-error`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolErrorChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     call = tool(cx, run, chunk, t, index, "running", expect=True)[0]
@@ -198,6 +204,7 @@ def on_error(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Par
 
 
 def on_approval(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-call-approval`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolCallApprovalChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     call = tool(cx, run, chunk, t, index, "awaiting-approval", expect=False)[0]
@@ -210,6 +217,7 @@ def on_approval(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> 
 
 
 def on_suspended(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-call-suspended`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolCallSuspendedChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     call = tool(cx, run, chunk, t, index, "suspended", expect=False)[0]
@@ -222,6 +230,7 @@ def on_suspended(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) ->
 
 
 def on_denied(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-output-denied`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolOutputDeniedChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     cx.resume(run)
@@ -232,6 +241,7 @@ def on_denied(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Pa
 
 
 def on_output(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``tool-output`` chunk and return the part it touched."""
     if not isinstance(chunk, ToolOutputChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     call = cx.tools.get(chunk.payload.tool_call_id)

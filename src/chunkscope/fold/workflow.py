@@ -80,13 +80,15 @@ def _workflow(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Wo
     return run.workflow
 
 
-def on_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+def on_workflow_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``workflow-start`` chunk and return the part it touched."""
     if not isinstance(chunk, WorkflowStartChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     return _start(cx, run, chunk, chunk.payload.workflow_id, t, index)
 
 
-def on_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+def on_workflow_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``workflow-finish`` chunk and return the part it touched."""
     if not isinstance(chunk, WorkflowFinishChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     workflow = _workflow(cx, run, chunk, t, index)
@@ -113,6 +115,7 @@ def on_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Pa
 
 
 def on_end_status(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold one of ``workflow-canceled``, ``workflow-paused`` and return the part it touched."""
     if not isinstance(chunk, (WorkflowCanceledChunk, WorkflowPausedChunk)):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     workflow = _workflow(cx, run, chunk, t, index)
@@ -127,6 +130,8 @@ def on_end_status(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -
 
 
 def on_step(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``workflow-step-*`` chunk (start, finish, suspended, waiting, result) and
+    return the part it touched."""
     if not isinstance(
         chunk,
         (
@@ -179,6 +184,7 @@ def on_step(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
 
 
 def on_progress(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold a ``workflow-step-progress`` chunk and return the part it touched."""
     if not isinstance(chunk, WorkflowStepProgressChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     wstep = run.wsteps.get(chunk.payload.id)
@@ -191,6 +197,7 @@ def on_progress(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> 
 
 
 def on_step_output(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
+    """Fold one of ``step-output``, ``workflow-step-output`` and return the part it touched."""
     if not isinstance(chunk, (StepOutputChunk, WorkflowStepOutputChunk)):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
     payload = chunk.payload

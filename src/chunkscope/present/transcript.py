@@ -89,6 +89,7 @@ def headline(state: RunState) -> str:
 
 
 def part_lines(tree: PartTree, part: Part, depth: int) -> list[str]:
+    """The deterministic transcript lines of one part and what is nested under it."""
     pad = "  " * depth
     lines: list[str]
     if isinstance(part, StepPart):

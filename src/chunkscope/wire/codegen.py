@@ -538,7 +538,8 @@ def repo_root() -> Path:
     return Path(__file__).resolve().parents[3]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def run_codegen(argv: Sequence[str] | None = None) -> int:
+    """Write (or with ``--check``, verify) the generated wire files; return the exit status."""
     parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--check", action="store_true", help="write nothing; print a diff and exit 1 if stale"
@@ -564,4 +565,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_codegen())
