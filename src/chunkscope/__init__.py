@@ -21,7 +21,7 @@ from .fold.state import RunState, accumulate
 from .live.widget import StreamView
 from .present.compare import compare
 from .present.export import write_html
-from .record import arecord, record, replay
+from .recording import arecord, record, replay
 
 __all__ = [
     "Chunk",

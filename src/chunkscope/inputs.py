@@ -12,9 +12,9 @@ from collections.abc import AsyncIterable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .adapters.detect import adapt
+from .adapters.detection import adapt
 from .fold.state import RunState, accumulate
-from .record import Replay, replay
+from .recording import Replay, replay
 
 _RECORDING_SUFFIXES = (".jsonl", ".ndjson")
 

@@ -8,7 +8,7 @@ import pytest
 from adapter_fixtures import assert_coherent, replay_list, sse_bytes
 
 from chunkscope.adapters import adapt, detect, parse_sse
-from chunkscope.adapters.detect import detect_text
+from chunkscope.adapters.detection import detect_text
 
 CASES = [
     ("langchain", "agent_tool", "langchain"),

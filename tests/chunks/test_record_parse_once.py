@@ -11,9 +11,9 @@ from unittest import mock
 import pytest
 
 from chunkscope.chunks import parse_chunk
-from chunkscope.record import Recorder
+from chunkscope.recording import Recorder
 
-record_module = sys.modules["chunkscope.record"]
+record_module = sys.modules["chunkscope.recording"]
 
 CHUNKS: list[Any] = [
     {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": "hi"}},

@@ -22,7 +22,7 @@ transport problems: they end with an ``error`` chunk that says what happened.
 from ._base import StreamAdapter
 from ._writer import Chunk, MastraWriter
 from .ai_sdk import AISdkAdapter, convert_ai_sdk, from_ai_sdk
-from .detect import ADAPTERS, AutoAdapter, adapt, detect
+from .detection import ADAPTERS, AutoAdapter, adapt, detect
 from .http import HttpChunkStream, sse
 from .konan import KonanAdapter, convert_konan, from_konan
 from .langchain import LangChainAdapter, convert_langchain, from_langchain

@@ -22,7 +22,7 @@ from ._base import StreamAdapter
 from ._json import parse_json_text
 from ._optional import optional_import, require
 from ._writer import Chunk
-from .detect import ADAPTERS, AutoAdapter
+from .detection import ADAPTERS, AutoAdapter
 
 if TYPE_CHECKING:
     import httpx
@@ -261,7 +261,7 @@ def sse(
 ) -> HttpChunkStream:
     """Stream ``url``'s server-sent events as Mastra chunks (iterate it sync or async).
 
-    ``adapter`` names the event format (see :data:`~chunkscope.adapters.detect.ADAPTERS`),
+    ``adapter`` names the event format (see :data:`~chunkscope.adapters.detection.ADAPTERS`),
     ``"auto"`` detects it from the first event; or pass an adapter factory (a fresh adapter
     per iteration) or instance.
     """

@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from ._optional import optional_import, require
 from ._writer import Chunk
-from .detect import AutoAdapter
+from .detection import AutoAdapter
 from .http import DEFAULT_TIMEOUT, HttpChunkStream, error_message
 from .mastra_chunks import MastraChunkAdapter
 

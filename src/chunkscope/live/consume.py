@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Protocol
 
 from ..fold.state import RunState
-from ..record import Recorder, Replay
+from ..recording import Recorder, Replay
 from ..wire.batching import Op, coalesce, weight
 
 WAKE_INTERVAL = 0.1

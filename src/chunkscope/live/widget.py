@@ -17,7 +17,7 @@ import traitlets
 
 from ..fold.state import RunState
 from ..inputs import as_source
-from ..record import Recorder
+from ..recording import Recorder
 from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
 from ..wire.schema import RowsMessage
