@@ -27,7 +27,7 @@ def _chunk(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
 def _step(index: int) -> list[dict[str, Any]]:
     """One model step: some reasoning, a streamed tool call, its result, then text."""
     call = f"call-{index}"
-    chunks = [
+    return [
         _chunk("step-start", {"messageId": f"msg-{index}", "request": {"body": "{}"}}),
         _chunk("reasoning-start", {"id": f"r{index}"}),
         *(_chunk("reasoning-delta", {"id": f"r{index}", "text": "hmm "}) for _ in range(20)),
@@ -52,7 +52,6 @@ def _step(index: int) -> list[dict[str, Any]]:
             },
         ),
     ]
-    return chunks
 
 
 def realistic_stream(count: int) -> list[dict[str, Any]]:

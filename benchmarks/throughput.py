@@ -471,7 +471,7 @@ def main() -> None:
     if args.section is not None:
         api = Api()
         value = RUNNERS[args.section](api, args)
-        print(json.dumps({"layout": api.layout, "path": api.path, **{args.section: value}}))
+        print(json.dumps({"layout": api.layout, "path": api.path, args.section: value}))
         return
 
     sides = {"current": args.src}

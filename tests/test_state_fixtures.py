@@ -52,7 +52,7 @@ def test_run_state_matches_mastra_promises(path: Path) -> None:
     assert not bad, bad
     reported = [p for p in state.errors if p.type == "error"]
     assert bool(reported) == any(n.notice == "error" for n in state.notices)
-    assert not [w for w in state.warnings], [w.describe() for w in state.warnings]
+    assert not state.warnings, [w.describe() for w in state.warnings]
     assert state.status in STATUS[expected["status"]], (state.status, expected["status"])
 
     if "text" in expected:

@@ -1,7 +1,7 @@
-"""Split a byte stream of JSON records (``\\x1e``- or newline-separated), incrementally.
+r"""Split a byte stream of JSON records (``\x1e``- or newline-separated), incrementally.
 
 Mastra's workflow stream route sends one JSON record followed by the ASCII record separator
-(``\\x1e``) per chunk, as ``text/plain`` with no charset and no end marker; JSON Lines files
+(``\x1e``) per chunk, as ``text/plain`` with no charset and no end marker; JSON Lines files
 use newlines. Both are handled: bytes are decoded as UTF-8 across piece boundaries (invalid
 bytes replaced) and a record is complete at either separator.
 """

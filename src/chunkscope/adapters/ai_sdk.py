@@ -63,6 +63,8 @@ class AISdkAdapter(StreamAdapter):
         self._step_error = False
 
     def handle(self, event: Any) -> None:
+        """One UI message chunk (a dict or an SSE event) as Mastra chunks: ``[DONE]`` adds
+        nothing, ``data-*`` parts pass through and chunk types without a handler go ``raw``."""
         value = sse_json(event)
         if value == "[DONE]":
             return
@@ -102,6 +104,8 @@ class AISdkAdapter(StreamAdapter):
         )
 
     def finalize(self) -> None:
+        """Close open parts; a stream that never sent ``finish``, ``abort`` or ``error`` was cut
+        short, and an ``error`` chunk says so."""
         if not self._ended and not self.writer.errored:
             self.writer.error(
                 {"message": "the UI message stream ended without `finish`: it was cut short"}

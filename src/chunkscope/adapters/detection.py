@@ -1,7 +1,7 @@
-"""Pick the right adapter by looking at the first event(s) of a stream.
+r"""Pick the right adapter by looking at the first event(s) of a stream.
 
 :func:`detect` names the format of one event; :func:`adapt` peeks at a source (dicts, SDK
-objects, SSE events, SSE bytes or text, v4 data-stream lines, ``\\x1e``/newline-separated
+objects, SSE events, SSE bytes or text, v4 data-stream lines, ``\x1e``/newline-separated
 JSON records) and runs the matching adapter over the whole of it. Mastra chunks pass
 through unchanged. When nothing matches, every event is kept as a ``raw`` chunk.
 """
@@ -192,9 +192,13 @@ class AutoAdapter(StreamAdapter):
         return self.inner
 
     def handle(self, event: Any) -> None:
+        """Not used: :meth:`feed` takes every event and hands it to the chosen adapter."""
         raise NotImplementedError  # feed() is overridden
 
     def feed(self, event: Any) -> list[Chunk]:
+        """Chunks for one event. The first text or bytes piece settles the transport (SSE,
+        records, v4 lines; a short piece is held until that can be told), the first event the
+        format; from then on events go to the chosen adapter."""
         if self.transport is None:
             if isinstance(event, (bytes, bytearray, str)):
                 self._head += (
@@ -244,6 +248,9 @@ class AutoAdapter(StreamAdapter):
         return out
 
     def end(self) -> list[Chunk]:
+        """Chunks that close the stream: pieces still held are fed, what the transport still
+        buffers is flushed (an ``error`` chunk when it stopped mid-event or mid-record), then the
+        chosen adapter ends."""
         out: list[Chunk] = []
         pieces, self._pending = self._pending, []
         for piece in pieces:
@@ -276,6 +283,8 @@ class AutoAdapter(StreamAdapter):
         return out
 
     def fail(self, exc: BaseException) -> list[Chunk]:
+        """The chosen adapter's report of the source raising ``exc`` (an unknown-format one when
+        none was chosen yet)."""
         return (self.inner or _Unknown(self._run_id)).fail(exc)
 
     def stop(self, error: dict[str, Any]) -> list[Chunk]:

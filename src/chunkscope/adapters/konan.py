@@ -43,6 +43,8 @@ class KonanAdapter(StreamAdapter):
         self._done = False
 
     def handle(self, event: Any) -> None:
+        """One named SSE event to the handler of its name (data that is not an object is taken as
+        ``content``); an event name without a handler goes ``raw`` with its data."""
         name, data = named_event(event)
         body: dict[str, Any] = data if isinstance(data, dict) else {"content": data}
         handler = self.HANDLERS.get(name)
@@ -52,6 +54,8 @@ class KonanAdapter(StreamAdapter):
         handler(self, body)
 
     def finalize(self) -> None:
+        """Close open parts; without the ``done`` event the response was cut short, and an
+        ``error`` chunk says so."""
         if not self._done and not self.writer.errored:
             self.writer.error(
                 {"message": "the stream ended before its `done` event: the response was cut short"}

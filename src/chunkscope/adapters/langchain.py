@@ -108,6 +108,8 @@ class LangChainAdapter(StreamAdapter):
     # -- dispatch ---------------------------------------------------------------------------
 
     def handle(self, event: Any) -> None:
+        """One ``astream_events`` event: the first without ``parent_ids`` starts the run and the
+        root run's ``*_end`` finishes it; events without a handler are kept as ``raw``."""
         if not isinstance(event, dict) or not isinstance(event.get("event"), str):
             self.writer.raw({"format": self.format_name, "event": event})
             return
@@ -129,6 +131,7 @@ class LangChainAdapter(StreamAdapter):
             self.writer.finish()
 
     def finalize(self) -> None:
+        """Close open parts, with an ``error`` chunk when the root run started but never ended."""
         if self._root is not None and not self._root_ended and not self.writer.errored:
             self.writer.error(
                 {"message": f"the event stream ended before its root run {self._root} ended"}
@@ -428,8 +431,8 @@ class LangChainAdapter(StreamAdapter):
         self._keep_raw(event)
         output = (event.get("data") or {}).get("output")
         documents = output.get("documents") if isinstance(output, dict) else output
-        for doc in documents if isinstance(documents, list) else []:
-            doc = _message(doc)
+        for item in documents if isinstance(documents, list) else []:
+            doc = _message(item)
             meta = doc.get("metadata") or {}
             url = meta.get("url") or meta.get("source")
             is_url = isinstance(url, str) and url.startswith(("http://", "https://", "/"))

@@ -53,6 +53,8 @@ class DataStreamV4Adapter(StreamAdapter):
         self._ended = False
 
     def handle(self, event: Any) -> None:
+        """Bytes (buffered into lines), whole text lines or a ``(code, value)`` pair as Mastra
+        chunks; anything else goes ``raw``."""
         if isinstance(event, (bytes, bytearray)):
             # Bytes are pieces of the wire, split anywhere: buffer until a newline.
             self._buffer += self._decoder.decode(bytes(event))
@@ -69,6 +71,8 @@ class DataStreamV4Adapter(StreamAdapter):
             self.writer.raw({"format": self.format_name, "event": event})
 
     def finalize(self) -> None:
+        """Read the last buffered line, then close open parts; without a ``d:`` finish line the
+        stream was cut short (an ``error`` chunk)."""
         tail = self._buffer + self._decoder.decode(b"", final=True)
         self._buffer = ""
         if tail.strip():
@@ -181,6 +185,8 @@ class LegacyWorkflowAdapter(StreamAdapter):
         self._claimed = False
 
     def handle(self, event: Any) -> None:
+        """One legacy event as its ``workflow-*`` chunk (a ``finish`` without a status gets one
+        from the step results); ``workflow-*`` and ``data-*`` chunks pass through."""
         data = as_dict(event)
         kind = data.get("type") if data else None
         if data is None or not isinstance(kind, str):
@@ -192,7 +198,7 @@ class LegacyWorkflowAdapter(StreamAdapter):
         if not self._claimed and not self._fixed_run_id and isinstance(run_id, str) and run_id:
             self.writer.run_id = run_id
             self._claimed = True
-        if kind.startswith("workflow-") or kind.startswith("data-"):
+        if kind.startswith(("workflow-", "data-")):
             self.writer.passthrough(data)
             return
         target = _WORKFLOW_EVENTS.get(kind)

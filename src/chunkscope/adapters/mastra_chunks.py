@@ -36,6 +36,8 @@ class MastraChunkAdapter(StreamAdapter):
         """How many events arrived (chunks, ``[DONE]`` and unreadable ones), for messages."""
 
     def feed(self, event: Any) -> list[Chunk]:
+        """As :meth:`StreamAdapter.feed`, with a fast path: a chunk dict with a string ``type``
+        passes through without the checks of :meth:`handle`."""
         # The common case, a chunk dict with a string type, skips the writer: nothing to
         # translate, and this runs once per token.
         if type(event) is dict and type(event.get("type")) is str:
@@ -45,6 +47,8 @@ class MastraChunkAdapter(StreamAdapter):
         return super().feed(event)
 
     def handle(self, event: Any) -> None:
+        """One chunk passed through unchanged: an SSE event's JSON is parsed, JSON text or bytes
+        are read and ``[DONE]`` is noted; what is not a chunk goes ``raw`` with the reason."""
         self.events_seen += 1
         value = sse_json(event)
         if value == "[DONE]":
@@ -77,6 +81,8 @@ class MastraChunkAdapter(StreamAdapter):
         self.writer.passthrough(chunk)
 
     def finalize(self) -> None:
+        """An ``error`` chunk when ``expect_done`` and the stream ended without ``[DONE]``; nothing
+        else is added to the chunks as they came."""
         if self.expect_done and not self.done and not self.writer.errored:
             self.writer.error(
                 {

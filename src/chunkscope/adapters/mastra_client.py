@@ -1,4 +1,4 @@
-"""A small client for a Mastra server's streaming routes.
+r"""A small client for a Mastra server's streaming routes.
 
 ``mastra(base_url).agent(id).stream(messages)`` posts to ``/api/agents/:id/stream``: the
 server answers with SSE ``data: <chunk JSON>`` frames and a final ``data: [DONE]``; a
@@ -7,7 +7,7 @@ stream without ``[DONE]`` was cut short and ends with an ``error`` chunk saying 
 ``mastra(base_url).workflow(id).stream(input_data)`` first posts to
 ``/api/workflows/:id/create-run`` (answer ``{"runId": ...}``), then to
 ``/api/workflows/:id/stream?runId=...`` with ``{"inputData": ...}``: the server answers
-``text/plain`` with one JSON chunk followed by ``\\x1e`` per record and no end marker.
+``text/plain`` with one JSON chunk followed by ``\x1e`` per record and no end marker.
 
 Neither route names a charset; bytes are decoded as UTF-8 here. Errors before streaming
 (JSON ``{"error": ...}`` with a 4xx/5xx status) become an ``error`` chunk with the status

@@ -95,6 +95,8 @@ class OpenAIAdapter(StreamAdapter):
         self._response_called_tools = False
 
     def handle(self, event: Any) -> None:
+        """One Chat Completions chunk or Responses event (SDK object, dict or SSE event);
+        ``[DONE]`` ends the chat step and run, and what is neither goes ``raw``."""
         value = sse_json(event)
         if value == "[DONE]":
             self._chat_done()
@@ -110,6 +112,8 @@ class OpenAIAdapter(StreamAdapter):
             self.writer.raw({"format": self.format_name, "event": data})
 
     def finalize(self) -> None:
+        """End a chat stream that stopped without ``[DONE]`` after its finish reason, then close
+        open parts; a stream without its final event gets an ``error`` chunk."""
         if self._chat_reason is not None and not self._ended:
             self._chat_done()
         if not self._ended and not self.writer.errored:

@@ -69,6 +69,8 @@ class PydanticAIAdapter(StreamAdapter):
         self._finished = False
 
     def handle(self, event: Any) -> None:
+        """One event (dataclass or dict) to the handler of its ``event_kind``; an unknown kind or
+        an unreadable event goes ``raw``."""
         data = _normalize(event)
         kind = data.get("event_kind") if data else None
         handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
@@ -81,6 +83,8 @@ class PydanticAIAdapter(StreamAdapter):
         handler(self, data)
 
     def finalize(self) -> None:
+        """Close open parts; without ``agent_run_result`` the stream was cut short (an ``error``
+        chunk)."""
         if not self._finished and not self.writer.errored:
             self.writer.error(
                 {

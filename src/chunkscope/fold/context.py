@@ -238,21 +238,27 @@ class Fold:
     # ------------------------------------------------------------- parts and ops
 
     def new_id(self) -> str:
+        """A new part id: ``p0``, ``p1``… in the order parts are made."""
         part_id = f"p{self._ids}"
         self._ids += 1
         return part_id
 
     def add(self, part: Part) -> None:
+        """Append ``part`` to the run's parts and queue its ``add`` op (clipped for the wire,
+        large fields held back as previews)."""
         self.parts.append(part)
         self.by_id[part.id] = part
         wire = self.held.cut_part(clip_for_wire(part.to_wire()))
         self.ops.append({"op": "add", "part": wire})
 
     def set(self, part: Part, t: float, **fields: Any) -> None:
+        """Queue the ``set`` op saying ``fields`` of ``part`` changed at ``t``; the caller has
+        already changed the part."""
         wire = self.held.cut_set(part.id, part.kind, clip_for_wire(fields))
         self.ops.append({"op": "set", "id": part.id, "set": wire, "t": t})
 
     def end(self, part: Part, t: float) -> None:
+        """End ``part`` at ``t`` (its ``t1``); a part already ended keeps its end."""
         if part.t1 is None:
             part.t1 = t
             self.set(part, t, t1=t)
@@ -260,15 +266,19 @@ class Fold:
     def move(
         self, part: ToolCall | BackgroundTask | WorkflowStep, state: str, t: float, **fields: Any
     ) -> None:
+        """Move a tool call, task or workflow step to ``state`` at ``t``, in one ``set`` with any
+        other ``fields`` (a workflow step's state is its ``status``)."""
         if part.move(state, t):
             fields["state" if not isinstance(part, WorkflowStep) else "status"] = state
         if fields:
             self.set(part, t, **fields)
 
     def run_op(self, **fields: Any) -> None:
+        """Queue a ``run`` op setting run-level ``fields`` (status, finish reason, usage…)."""
         self.ops.append({"op": "run", "set": fields})
 
     def set_status(self, status: str) -> None:
+        """Set the run's status, with a ``run`` op only when it changed."""
         if status != self.state.status:
             self.state.status = status
             self.run_op(status=status)
@@ -282,6 +292,8 @@ class Fold:
         type_: str | None,
         index: int | None = None,
     ) -> Problem:
+        """Record a problem in ``bucket`` (``errors`` or ``warnings``) at chunk ``index``, by
+        default the chunk being folded."""
         problem = Problem(
             message=message,
             chunk_index=self.state.chunk_count - 1 if index is None else index,
@@ -302,6 +314,7 @@ class Fold:
     def notice(
         self, run: _Run, level: str, kind: str, message: str, detail: Any, t: float, index: int
     ) -> Notice:
+        """Add a notice part to ``run``, under its current step; it ends as it starts."""
         notice = Notice(
             self.new_id(), run.parent, run.step_id, t, index, level, kind, message, detail
         )
@@ -327,6 +340,8 @@ class Fold:
                 self.set_status("running")
 
     def open_step(self, run: _Run, t: float, index: int) -> StepPart:
+        """Open the run's next step at ``t`` and add it; text parts are grouped by it from then
+        on."""
         step = StepPart(self.new_id(), run.parent, None, t, index, run.step_count)
         run.step_count += 1
         run.step = step

@@ -30,6 +30,8 @@ class NestedRun(Part):
     __slots__ = ("finish_reason", "label", "run_id", "status", "usage")
 
     def to_wire(self) -> NestedRunWire:
+        """The nested run as its wire record (``NestedRunWire``): its ``runId``, label, status,
+        finish reason and usage."""
         return cast("NestedRunWire", self._wire())
 
     def __init__(
@@ -72,6 +74,8 @@ class BackgroundTask(_Stateful):
     __slots__ = ("error", "progress", "result", "task_id", "tool_call_id", "tool_name")
 
     def to_wire(self) -> BackgroundTaskWire:
+        """The task as its wire record (``BackgroundTaskWire``): the state history, progress, and
+        result or error."""
         return cast("BackgroundTaskWire", self._wire())
 
     def __init__(
@@ -112,6 +116,7 @@ class WorkflowRun(Part):
     __slots__ = ("result", "run_id", "status", "workflow_id")
 
     def to_wire(self) -> WorkflowRunWire:
+        """The workflow run as its wire record (``WorkflowRunWire``): ids, status and result."""
         return cast("WorkflowRunWire", self._wire())
 
     def __init__(
@@ -151,6 +156,8 @@ class WorkflowStep(_Stateful):
     __slots__ = ("error", "input", "output", "progress", "step_id")
 
     def to_wire(self) -> WorkflowStepWire:
+        """The step as its wire record (``WorkflowStepWire``); its state goes out as ``status``,
+        with the history, input, output, error and progress."""
         return cast("WorkflowStepWire", self._wire())
 
     def __init__(
@@ -189,6 +196,8 @@ class NetworkEvent(Part):
     __slots__ = ("event", "label", "payload")
 
     def to_wire(self) -> NetworkEventWire:
+        """The network event as its wire record (``NetworkEventWire``): chunk type, label and
+        payload."""
         return cast("NetworkEventWire", self._wire())
 
     def __init__(
@@ -224,6 +233,7 @@ class Notice(Part):
     __slots__ = ("detail", "level", "message", "notice")
 
     def to_wire(self) -> NoticeWire:
+        """The notice as its wire record (``NoticeWire``): level, kind, message and detail."""
         return cast("NoticeWire", self._wire())
 
     def __init__(

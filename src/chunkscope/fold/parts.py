@@ -53,6 +53,8 @@ class TextPart(_Growing):
     __slots__ = ("text_id",)
 
     def to_wire(self) -> TextPartWire:
+        """The text block as its wire record (``TextPartWire``): the text so far and its growth
+        marks."""
         return cast("TextPartWire", self._wire())
 
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
@@ -74,6 +76,8 @@ class ReasoningPart(_Growing):
     __slots__ = ("reasoning_id", "redacted", "signature")
 
     def to_wire(self) -> ReasoningPartWire:
+        """The reasoning block as its wire record (``ReasoningPartWire``): text, growth marks,
+        whether it was redacted, and its signature."""
         return cast("ReasoningPartWire", self._wire())
 
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
@@ -122,6 +126,8 @@ class ToolCall(_Stateful):
     )
 
     def to_wire(self) -> ToolCallWire:
+        """The call as its wire record (``ToolCallWire``): the state history, the argument text
+        and parse, and the result or error."""
         return cast("ToolCallWire", self._wire())
 
     def __init__(
@@ -164,6 +170,7 @@ class ToolCall(_Stateful):
         return self._args_buf[0] if self._args_buf else ""
 
     def append_args(self, delta: str) -> None:
+        """Add a streamed piece of the argument text (joined when :attr:`args_text` is read)."""
         self._args_buf.append(delta)
 
 
@@ -175,6 +182,7 @@ class OutputPart(Part):
     __slots__ = ("data", "from_")
 
     def to_wire(self) -> OutputPartWire:
+        """The write as its wire record (``OutputPartWire``), the writer under ``from``."""
         return cast("OutputPartWire", self._wire())
 
     def __init__(
@@ -208,6 +216,8 @@ class SourcePart(Part):
     __slots__ = ("filename", "mime_type", "source_type", "title", "url")
 
     def to_wire(self) -> SourcePartWire:
+        """The source as its wire record (``SourcePartWire``): type, title, and the URL or the
+        document's MIME type and file name."""
         return cast("SourcePartWire", self._wire())
 
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
@@ -232,6 +242,7 @@ class FilePart(Part):
     __slots__ = ("data", "filename", "mime_type")
 
     def to_wire(self) -> FilePartWire:
+        """The file as its wire record (``FilePartWire``): MIME type, content and file name."""
         return cast("FilePartWire", self._wire())
 
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
@@ -252,6 +263,8 @@ class ObjectPart(Part):
     __slots__ = ("final", "object")
 
     def to_wire(self) -> ObjectPartWire:
+        """The object as its wire record (``ObjectPartWire``): the latest value and whether it is
+        final."""
         return cast("ObjectPartWire", self._wire())
 
     def __init__(self, id: str, parent: str | None, step: str | None, t0: float, chunk: int):
@@ -270,6 +283,8 @@ class DataPart(Part):
     __slots__ = ("data", "data_id", "data_type")
 
     def to_wire(self) -> DataPartWire:
+        """The data part as its wire record (``DataPartWire``), keyed by ``dataType`` and
+        ``dataId``."""
         return cast("DataPartWire", self._wire())
 
     def __init__(
@@ -304,6 +319,8 @@ class StepPart(Part):
     __slots__ = ("finish_reason", "index", "usage", "warnings")
 
     def to_wire(self) -> StepPartWire:
+        """The step as its wire record (``StepPartWire``): index, finish reason, usage in Mastra's
+        shape, and warnings."""
         return cast("StepPartWire", self._wire())
 
     def __init__(

@@ -74,9 +74,7 @@ def dumps_unsafely(chunk: BaseChunk) -> bool:
             children = value
         else:
             return True
-        for child in children:
-            if type(child) not in _LEAVES:
-                stack.append((child, depth + 1))
+        stack.extend((child, depth + 1) for child in children if type(child) not in _LEAVES)
     return False
 
 

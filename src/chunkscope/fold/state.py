@@ -245,8 +245,7 @@ class RunState(RunValues):
         cx.where = where
         index = self.chunk_count
         self.chunk_count += 1
-        if t > self.elapsed_ms:
-            self.elapsed_ms = t
+        self.elapsed_ms = max(self.elapsed_ms, t)
         parsed = _as_model(parse_chunk(chunk))
         type_ = parsed.type
         if is_transient(parsed):

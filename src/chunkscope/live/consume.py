@@ -270,10 +270,7 @@ class Consumer:
                 # Wake a few times a second: a kernel interrupt is delivered when the loop
                 # runs, and a loop waiting on a thread's future alone may not run until the end.
                 while not future.done():
-                    try:
-                        await asyncio.wait_for(asyncio.shield(future), WAKE_INTERVAL)
-                    except asyncio.TimeoutError:
-                        continue
+                    await asyncio.wait((future,), timeout=WAKE_INTERVAL)
             except BaseException:
                 self.stop()
                 raise

@@ -873,7 +873,8 @@ def _tool_lines(tool: ToolDiff, prefix: str, labels: tuple[str, str], *, moved: 
     lines = []
     if moved and tool.step_a != tool.step_b:
         lines.append(f"{head}: {_step_name(tool.step_a)} → {_step_name(tool.step_b)}")
-    assert tool.a is not None and tool.b is not None
+    assert tool.a is not None
+    assert tool.b is not None
     if tool.state_changed:
         lines.append(f"{head} state: {tool.a.state} → {tool.b.state}")
     lines += [f"{head} {change.describe()}" for change in (*tool.args, *tool.result, *tool.error)]

@@ -271,14 +271,14 @@ def _cell(cmp: RunComparison, step: StepDiff, side: Side) -> str:
         out.append(f'<div class="cs-reasoning">{_marked(step.reasoning, side)}</div>')
     if step.text.a or step.text.b:
         out.append(f'<div class="cs-text">{_marked(step.text, side)}</div>')
-    for tool in step.tools:
-        if _in_row(tool, step, side):
-            out.append(_tool_card(cmp, tool, side))
+    out.extend(_tool_card(cmp, tool, side) for tool in step.tools if _in_row(tool, step, side))
     mine = "- " if side == "a" else "+ "
     tag = "del" if side == "a" else "ins"
-    for line in step.other:
-        if line.startswith(mine):
-            out.append(f'<div class="cs-kv"><{tag}>{_e(line[2:])}</{tag}></div>')
+    out.extend(
+        f'<div class="cs-kv"><{tag}>{_e(line[2:])}</{tag}></div>'
+        for line in step.other
+        if line.startswith(mine)
+    )
     return "".join(out)
 
 
@@ -364,9 +364,11 @@ def _value_rows(root: str, value: Any, marks: frozenset[str]) -> list[str]:
     if len(leaves) > VALUE_ROWS:
         rows.append(f'<div class="cs-kv cs-none">… {len(leaves) - VALUE_ROWS} more</div>')
     # A path only the other side has: say this side lacks it, where it would be.
-    for mark in sorted(marks):
-        if _under(mark, root) and not any(_under(path, mark) for path, _ in leaves):
-            rows.append(f'<div class="cs-kv"><mark>{_e(mark)}: (absent)</mark></div>')
+    rows.extend(
+        f'<div class="cs-kv"><mark>{_e(mark)}: (absent)</mark></div>'
+        for mark in sorted(marks)
+        if _under(mark, root) and not any(_under(path, mark) for path, _ in leaves)
+    )
     return rows
 
 

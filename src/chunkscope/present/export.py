@@ -91,9 +91,9 @@ def page_html(state: RunState, *, title: str | None = None) -> str:
 
 
 def embedded_json(value: Any) -> str:
-    """``value`` as JSON that can sit inside a ``<script>`` element without ending it.
+    r"""``value`` as JSON that can sit inside a ``<script>`` element without ending it.
 
-    ``<``, ``>`` and ``&`` become ``\\u`` escapes, so no ``</script>`` or ``<!--`` survives in
+    ``<``, ``>`` and ``&`` become ``\u`` escapes, so no ``</script>`` or ``<!--`` survives in
     the text, whatever the run's content; ``JSON.parse`` reads the escapes back unchanged.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -107,12 +107,12 @@ def embedded_json(value: Any) -> str:
 
 
 def inline_script(code: str) -> str:
-    """The bundle's code made safe to inline in a classic ``<script>`` element.
+    r"""The bundle's code made safe to inline in a classic ``<script>`` element.
 
     The HTML parser ends a script at ``</script`` and treats ``<!--`` specially. In the
     minified bundle both can occur only inside string, template and regular-expression
     literals (``<!--`` as code is a comment in classic scripts, which esbuild never emits), so
-    escaping the ``<`` as ``\\x3C`` keeps the meaning in all three.
+    escaping the ``<`` as ``\x3C`` keeps the meaning in all three.
     """
     return re.sub(r"<(?=/script|!--)", r"\\x3C", code, flags=re.IGNORECASE)
 

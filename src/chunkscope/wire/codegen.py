@@ -56,6 +56,7 @@ class Decl:
 
     @property
     def ts_name(self) -> str:
+        """Its TypeScript name (a part's wire form drops the ``Wire`` suffix)."""
         return ts_name(self.name)
 
 
@@ -144,7 +145,8 @@ def _decl(
     annotation = ast.unparse(node.annotation) if isinstance(node, ast.AnnAssign) else ""
     doc = _clean(value_docs.get(name))
     if annotation.startswith("Final"):
-        assert isinstance(node, ast.AnnAssign) and node.value is not None
+        assert isinstance(node, ast.AnnAssign)
+        assert node.value is not None
         source = ast.unparse(node.value) if _is_arithmetic(node.value) else None
         return Decl(name, "const", value, doc, source=source)
     if annotation == "TypeAlias":
