@@ -93,15 +93,15 @@ def test_strict_mode_lets_a_handler_failure_through(monkeypatch: pytest.MonkeyPa
     def broken(*args: Any) -> None:
         raise ZeroDivisionError("handler bug")
 
-    monkeypatch.setitem(dispatch.HANDLERS, "text-delta", broken)
+    monkeypatch.setitem(dispatch.HANDLERS, "text-end", broken)
     strict = RunState(strict=True)
     strict.handle(OPENING[2], 0.0)
     with pytest.raises(ZeroDivisionError, match="handler bug"):
-        strict.handle(OPENING[3], 1.0)
+        strict.handle(chunk("text-end", id="t"), 1.0)
 
     lenient = RunState(strict=False)
     lenient.handle(OPENING[2], 0.0)
-    lenient.handle(OPENING[3], 1.0)
+    lenient.handle(chunk("text-end", id="t"), 1.0)
     (problem,) = lenient.errors
     assert is_internal(problem) and problem.message.startswith(INTERNAL_FAILURE)
     assert "ZeroDivisionError" in problem.message and problem.chunk_index == 1

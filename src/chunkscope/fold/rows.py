@@ -138,27 +138,7 @@ class Rows:
         """Record the row of a folded chunk, merging runs of deltas of one part. ``on_cut``
         runs when the chunk nests too deeply for its row to show it whole."""
         mergeable = chunk.type in DELTA_TYPES and not isinstance(chunk, InvalidChunk)
-        record = self._open
-        if (
-            record is not None
-            and mergeable
-            and record.part == part
-            and record.chunk is not None
-            and record.chunk.type == chunk.type
-            and t - record.t < ROW_MERGE_MS
-        ):
-            record.n += 1
-            if self._chars < MERGED_ROW_TEXT:
-                piece = delta_text(chunk)
-                assert record.pieces is not None
-                record.pieces.append(piece)
-                self._chars += len(piece)
-            else:
-                record.truncated = True
-            if record.row is not None:
-                record.row["n"] = record.n
-                if record.truncated:
-                    record.row["truncated"] = True
+        if mergeable and self.merge(chunk.type, part, t, delta_text(chunk)):
             return
         self.close(ops)
         json: Any = None
@@ -178,6 +158,31 @@ class Rows:
             record.closed = True
         if self.emit:
             ops.append({"op": "rows", "rows": [self._make(record)]})
+
+    def merge(self, kind: str | None, part: str | None, t: float, piece: str) -> bool:
+        """Count a delta into the open row when it continues it (same type and part, within
+        ROW_MERGE_MS); False when it must start a row of its own."""
+        record = self._open
+        if (
+            record is None
+            or record.part != part
+            or record.chunk is None
+            or record.chunk.type != kind
+            or t - record.t >= ROW_MERGE_MS
+        ):
+            return False
+        record.n += 1
+        if self._chars < MERGED_ROW_TEXT:
+            assert record.pieces is not None
+            record.pieces.append(piece)
+            self._chars += len(piece)
+        else:
+            record.truncated = True
+        if record.row is not None:
+            record.row["n"] = record.n
+            if record.truncated:
+                record.row["truncated"] = True
+        return True
 
     def close(self, ops: list[Op]) -> None:
         """Close the open run of deltas: the next delta starts a row of its own."""

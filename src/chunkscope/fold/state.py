@@ -24,6 +24,7 @@ from ..chunks.models import CHUNK_CLASSES, BaseChunk, Chunk, is_transient, parse
 from ..wire.safejson import clip_for_wire
 from .context import INTERNAL_FAILURE, TERMINAL, Fold, Op, RunValues, message_of
 from .dispatch import fold_chunk, fold_nested
+from .lane import LANE_TYPES, fold_delta
 from .parts import (
     BackgroundTask,
     DataPart,
@@ -241,6 +242,12 @@ class RunState(RunValues):
         """
         if t is None:
             t = self.now()
+        if chunk.__class__ is dict:
+            kind = chunk.get("type")
+            if kind in LANE_TYPES:
+                fast = fold_delta(self, chunk, kind, t)
+                if fast is not None:
+                    return fast
         cx = self._fold
         cx.where = where
         index = self.chunk_count

@@ -1,0 +1,147 @@
+"""The fast lane for text and reasoning deltas folds exactly as the full fold does.
+
+Each stream is folded twice: once as the dicts it was recorded as (deltas take the lane when
+they can) and once as chunk models (which never do). Every ``handle()`` must return the same
+ops, and the runs must end with the same parts, rows, problems and values.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkscope import parse_chunk
+from chunkscope.fold import lane
+from chunkscope.fold.state import RunState
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+RECORDINGS = sorted(FIXTURES.rglob("*.jsonl"))
+
+
+def _lines(path: Path) -> list[tuple[float, Any]]:
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("chunk"), dict):
+            out.append((float(record.get("t", number)), record["chunk"]))
+        elif isinstance(record, dict):
+            out.append((float(number), record))
+    return out
+
+
+def _fold(items: list[tuple[float, Any]], as_models: bool, rows_from: int | None = None) -> Any:
+    state = RunState()
+    ops = []
+    for index, (t, item) in enumerate(items):
+        if rows_from is not None and index == rows_from:
+            state.row_ops = True
+            ops.append(("rows", state.chunk_rows()))
+        chunk = parse_chunk(item) if as_models and isinstance(item, dict) else item
+        ops.append(state.handle(chunk, t))
+    ops.append(state.close())
+    return (
+        ops,
+        state.snapshot(whole=True, rows=True),
+        [p.describe() for p in state.errors],
+        [p.describe() for p in state.warnings],
+        state.text,
+        state.reasoning_text,
+        state.ttft_ms,
+        state.chunk_count,
+    )
+
+
+def _same_both_ways(items: list[tuple[float, Any]], rows_from: int | None = None) -> None:
+    assert _fold(items, False, rows_from) == _fold(items, True, rows_from)
+
+
+def test_every_recording_folds_the_same_on_the_lane() -> None:
+    folded = 0
+    for path in RECORDINGS:
+        items = _lines(path)
+        if not items:
+            continue
+        _same_both_ways(items)
+        _same_both_ways(items, rows_from=len(items) // 2)
+        folded += 1
+    assert folded >= 30
+
+
+def test_the_lane_is_taken_for_the_usual_deltas(monkeypatch: Any) -> None:
+    taken = []
+    original = lane.fold_delta
+
+    def counting(*args: Any) -> Any:
+        result = original(*args)
+        taken.append(result is not None)
+        return result
+
+    monkeypatch.setattr("chunkscope.fold.state.fold_delta", counting)
+    state = RunState()
+    state.handle({"type": "start", "runId": "r", "from": "AGENT", "payload": {}}, 0.0)
+    state.handle({"type": "text-start", "runId": "r", "from": "AGENT", "payload": {"id": "a"}}, 1)
+    for i in range(100):
+        delta = {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "a"}}
+        delta["payload"]["text"] = f"w{i} "
+        state.handle(delta, 2.0 + i)
+    assert taken == [True] * 100
+    assert state.text == "".join(f"w{i} " for i in range(100))
+
+
+_IDS = st.sampled_from(["a", "b", ""])
+_TEXTS = st.sampled_from(["x", "", "é", "\ud800", 3, None])
+_TOP = st.sampled_from(["plain", "no-run-id", "extra-key", "none-from", "four-odd"])
+
+
+@st.composite
+def _chunk(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(
+        st.sampled_from(
+            [
+                "text-delta",
+                "text-delta",
+                "reasoning-delta",
+                "text-start",
+                "text-end",
+                "reasoning-start",
+                "step-start",
+                "start",
+                "abort",
+            ]
+        )
+    )
+    payload: dict[str, Any] = {"id": draw(_IDS)}
+    if kind.endswith("-delta"):
+        payload["text"] = draw(_TEXTS)
+        if draw(st.booleans()) and draw(st.booleans()):
+            payload["providerMetadata"] = {"x": {}}
+    if kind == "step-start":
+        payload = {"request": {}}
+    chunk: dict[str, Any] = {"type": kind, "runId": "r", "from": "AGENT", "payload": payload}
+    shape = draw(_TOP)
+    if shape == "no-run-id":
+        del chunk["runId"]
+    elif shape == "extra-key":
+        chunk["metadata"] = {"k": 1}
+    elif shape == "none-from":
+        chunk["from"] = None
+    elif shape == "four-odd":
+        del chunk["from"]
+        chunk["other"] = 1
+    return chunk
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_chunk(), max_size=40), st.one_of(st.none(), st.integers(0, 40)))
+def test_random_streams_fold_the_same_on_the_lane(
+    chunks: list[dict[str, Any]], rows_from: int | None
+) -> None:
+    items = [(float(i * 10 % 70), chunk) for i, chunk in enumerate(chunks)]
+    _same_both_ways(items, rows_from)
