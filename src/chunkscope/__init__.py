@@ -16,6 +16,7 @@ from typing import Any as _Any
 from . import adapters, demo
 from ._version import __version__
 from .adapters import mastra, sse
+from .cassettes import cassette
 from .chunks import Chunk, parse_chunk
 from .fold.state import RunState, accumulate
 from .live.widget import StreamView
@@ -31,6 +32,7 @@ __all__ = [
     "accumulate",
     "adapters",
     "arecord",
+    "cassette",
     "compare",
     "demo",
     "mastra",
