@@ -63,7 +63,8 @@ class Api:
     def __init__(self) -> None:
         _import_package()
         try:
-            from chunkscope.fold.state import RunState, accumulate
+            from chunkscope.fold.state import RunState
+            from chunkscope.fold.stream import accumulate
             from chunkscope.live.consume import Channel, Consumer
 
             self.layout = "current"

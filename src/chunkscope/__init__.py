@@ -18,7 +18,8 @@ from ._version import __version__
 from .adapters import mastra, sse
 from .cassettes import cassette
 from .chunks import Chunk, parse_chunk
-from .fold.state import RunState, accumulate
+from .fold.state import RunState
+from .fold.stream import accumulate
 from .live.widget import StreamView
 from .present.compare import compare
 from .present.export import write_html

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .adapters.detection import adapt
-from .fold.state import RunState, accumulate
+from .fold.state import RunState
+from .fold.stream import accumulate
 from .recording import Replay, replay
 
 _RECORDING_SUFFIXES = (".jsonl", ".ndjson")

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from ..chunks.models import BaseChunk, Chunk, is_transient, parse_chunk
 from ..wire.held import HeldValues
-from ..wire.safejson import clip_for_wire
+from ..wire.safejson import clip_for_wire, safe_text
 from ..wire.schema import TRANSIENT_CAP
 from .parts import (
     BackgroundTask,
@@ -221,6 +221,8 @@ class Fold:
         self.held = state.held
         self.nested = nested
         self.ops: list[Op] = []
+        self.wire = True
+        """Whether parts and appends are encoded as ops (off: a run no page reads)."""
         self.where: str | None = None
         self.root = _Run(None, None)
         self.turn: _Run | None = None
@@ -248,14 +250,23 @@ class Fold:
         large fields held back as previews)."""
         self.parts.append(part)
         self.by_id[part.id] = part
-        wire = self.held.cut_part(clip_for_wire(part.to_wire()))
-        self.ops.append({"op": "add", "part": wire})
+        if self.wire:
+            wire = self.held.cut_part(clip_for_wire(part.to_wire()))
+            self.ops.append({"op": "add", "part": wire})
 
     def set(self, part: Part, t: float, **fields: Any) -> None:
         """Queue the ``set`` op saying ``fields`` of ``part`` changed at ``t``; the caller has
         already changed the part."""
-        wire = self.held.cut_set(part.id, part.kind, clip_for_wire(fields))
-        self.ops.append({"op": "set", "id": part.id, "set": wire, "t": t})
+        if self.wire:
+            wire = self.held.cut_set(part.id, part.kind, clip_for_wire(fields))
+            self.ops.append({"op": "set", "id": part.id, "set": wire, "t": t})
+
+    def append_op(self, part: Part, field: str, text: str, t: float) -> None:
+        """Queue the ``append`` op of ``text`` added to ``part``'s growing ``field``."""
+        if self.wire:
+            self.ops.append(
+                {"op": "append", "id": part.id, "field": field, "text": safe_text(text), "t": t}
+            )
 
     def end(self, part: Part, t: float) -> None:
         """End ``part`` at ``t`` (its ``t1``); a part already ended keeps its end."""

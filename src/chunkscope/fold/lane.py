@@ -61,7 +61,10 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     state.elapsed_ms = max(state.elapsed_ms, t)
     part.append(text, t)
     ops = cx.ops
-    ops.append({"op": "append", "id": part.id, "field": "text", "text": safe_text(text), "t": t})
+    if cx.wire:
+        ops.append(
+            {"op": "append", "id": part.id, "field": "text", "text": safe_text(text), "t": t}
+        )
     if state.ttft_ms is None and part.parent is None:
         state.ttft_ms = t
         cx.run_op(ttftMs=t)

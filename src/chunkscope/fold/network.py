@@ -14,7 +14,6 @@ from ..chunks.models import (
     RoutingAgentTextStartChunk,
     WorkflowExecutionEventChunk,
 )
-from ..wire.safejson import safe_text
 from .context import Fold, _Run, looks_like_chunk, payload_of, plain
 from .parts import NetworkEvent, Part, TextPart, usage_from
 
@@ -66,9 +65,7 @@ def _routing_text(cx: Fold, run: _Run, payload: Any, t: float, index: int) -> Pa
     text = payload.get("text") if isinstance(payload, Mapping) else None
     if isinstance(text, str) and text:
         part.append(text, t)
-        cx.ops.append(
-            {"op": "append", "id": part.id, "field": "text", "text": safe_text(text), "t": t}
-        )
+        cx.append_op(part, "text", text, t)
     return part
 
 

@@ -16,7 +16,7 @@ inspector's rows are made on demand (``rows``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,7 +54,6 @@ __all__ = [
     "STRICT_ENV",
     "Op",
     "RunState",
-    "accumulate",
 ]
 
 P = TypeVar("P", bound=Part)
@@ -119,6 +118,16 @@ class RunState(RunValues):
     def row_count(self) -> int:
         """How many inspector rows there are (made or not yet made)."""
         return len(self._rows)
+
+    @property
+    def wire_ops(self) -> bool:
+        """Whether ``handle`` returns the ops a page applies (on by default); ``accumulate``
+        turns it off, so a run folded for its values alone builds no wire records."""
+        return self._fold.wire
+
+    @wire_ops.setter
+    def wire_ops(self, on: bool) -> None:
+        self._fold.wire = on
 
     @property
     def row_ops(self) -> bool:
@@ -385,17 +394,3 @@ def _as_model(chunk: Chunk) -> Chunk:
                 return chunk
             return parse_chunk(dumped)
     return chunk
-
-
-def accumulate(chunks: Iterable[Any], title: str = "") -> RunState:
-    """Fold a whole stream (chunks, dicts, JSON lines, or a ``replay``) into a RunState."""
-    state = RunState(title)
-    timed = getattr(chunks, "timed", None)
-    if callable(timed):
-        for t, chunk, where in timed(wait=False):
-            state.handle(chunk, t, where=where)
-    else:
-        for chunk in chunks:
-            state.handle(chunk)
-    state.close()
-    return state

@@ -15,7 +15,6 @@ from ..chunks.models import (
     TextEndChunk,
     TextStartChunk,
 )
-from ..wire.safejson import safe_text
 from .context import Fold, _Run, extra
 from .parts import Part, ReasoningPart, TextPart
 
@@ -47,7 +46,7 @@ def append(cx: Fold, part: TextPart | ReasoningPart, text: Any, t: float) -> Non
     if not isinstance(text, str) or not text:
         return
     part.append(text, t)
-    cx.ops.append({"op": "append", "id": part.id, "field": "text", "text": safe_text(text), "t": t})
+    cx.append_op(part, "text", text, t)
     if cx.state.ttft_ms is None and part.parent is None:
         cx.state.ttft_ms = t
         cx.run_op(ttftMs=t)

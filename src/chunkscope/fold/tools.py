@@ -19,7 +19,6 @@ from ..chunks.models import (
     ToolOutputDeniedChunk,
     ToolResultChunk,
 )
-from ..wire.safejson import safe_text
 from .context import Fold, _Run, extra, plain
 from .parts import Part, ToolCall
 
@@ -134,9 +133,7 @@ def on_delta(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Par
     if not delta:
         return call
     call.append_args(delta)
-    cx.ops.append(
-        {"op": "append", "id": call.id, "field": "argsText", "text": safe_text(delta), "t": t}
-    )
+    cx.append_op(call, "argsText", delta, t)
     last = cx.args_parsed_at.get(call.id)
     if last is None or t - last >= ARGS_REPARSE_MS:
         cx.args_parsed_at[call.id] = t
