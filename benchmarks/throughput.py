@@ -158,7 +158,7 @@ def _jsonl_events(path: Path) -> list[Any]:
 
 
 def _konan_wire() -> bytes:
-    """The seed service's SSE run from the Konan tests (there is no recording of it).
+    """A Konan LLM chat API SSE run from the Konan tests (there is no recording of it).
 
     Built by the parent process (the test module imports the current chunkscope) and handed
     to the children as a file, so both sides read the same bytes."""

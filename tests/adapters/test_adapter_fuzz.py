@@ -24,7 +24,7 @@ JSON_VALUES = st.recursive(
 )
 
 NAMES = [
-    # seed service and LangChain
+    # Konan LLM chat API and LangChain
     "on_chat_model_start",
     "on_chat_model_stream",
     "on_chat_model_end",

@@ -1,4 +1,4 @@
-"""The seed chat service's SSE stream (seed 001) as Mastra chunks."""
+"""The Konan LLM chat API's SSE stream (LangChain-style ``on_*`` events) as Mastra chunks."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def frame(event: str, data: dict[str, Any]) -> str:
 
 
 def service_run(*, end: str = "done") -> bytes:
-    """A whole run shaped like the seed's examples: progress, retrieval, reasoning, answer."""
+    """A whole run shaped like the API's documented examples: progress, retrieval, reasoning, answer."""
     frames = [
         frame(
             "on_chain_start",

@@ -4,7 +4,7 @@ Every adapter yields Mastra chunk dicts (``{type, runId, from, payload}``; ``dat
 bare). Each format has a streaming entry point that takes a sync or an async iterable and
 returns the same kind, and a ``convert_*`` function for a whole list:
 
-* seed SSE service: :func:`from_konan` / :func:`convert_konan`
+* Konan LLM chat API streaming events (``on_*`` SSE): :func:`from_konan` / :func:`convert_konan`
 * LangChain ``astream_events`` v2: :func:`from_langchain` / :func:`convert_langchain`
 * pydantic-ai ``run_stream_events``: :func:`from_pydantic_ai` / :func:`convert_pydantic_ai`
 * OpenAI chat completions and responses: :func:`from_openai` / :func:`convert_openai`

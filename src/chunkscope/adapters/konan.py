@@ -1,6 +1,6 @@
-"""Adapter for the seeds' chat-service SSE stream (LangChain-style ``on_*`` event names).
+"""Adapter for the Konan LLM chat API's streaming events (LangChain-style ``on_*`` SSE).
 
-The service (seed ``001``) sends ``event: <name>`` + ``data: <flat JSON>`` frames:
+The service sends ``event: <name>`` + ``data: <flat JSON>`` frames:
 ``on_chat_model_start/stream/end``, ``on_chain_start/stream/end``, ``on_tool_start/end``,
 ``on_custom_event``, ``done`` and ``error``. The mapping onto Mastra chunks:
 
@@ -33,7 +33,7 @@ from ._writer import Chunk, finish_reason, make_usage
 
 
 class KonanAdapter(StreamAdapter):
-    """Seed SSE service events → Mastra chunks."""
+    """Konan LLM chat API streaming events → Mastra chunks."""
 
     format_name = "konan-sse"
 
@@ -235,10 +235,10 @@ def from_konan(source: Iterable[Any]) -> Iterator[Chunk]: ...
 def from_konan(
     source: Iterable[Any] | AsyncIterable[Any],
 ) -> Iterator[Chunk] | AsyncIterator[Chunk]:
-    """Mastra chunks for seed-service events (SSE events, ``{event, data}`` dicts, pairs)."""
+    """Mastra chunks for Konan LLM chat API events (SSE events, ``{event, data}`` dicts, pairs)."""
     return KonanAdapter().stream(source)
 
 
 def convert_konan(events: Iterable[Any]) -> list[Chunk]:
-    """Convert a whole list of seed-service events."""
+    """Convert a whole list of Konan LLM chat API events."""
     return KonanAdapter().convert(events)
