@@ -30,7 +30,7 @@ def frame(event: str, data: dict[str, Any]) -> str:
 
 
 def service_run(*, end: str = "done") -> bytes:
-    """A whole run shaped like the API's documented examples: progress, retrieval, reasoning, answer."""
+    """A whole run in the API's documented shape: progress, retrieval, reasoning, answer."""
     frames = [
         frame(
             "on_chain_start",
