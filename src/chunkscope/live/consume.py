@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Protocol
 
+from ..chunks.models import parse_chunk
 from ..fold.state import RunState
 from ..recording import Recorder, Replay
 from ..wire.batching import Op, coalesce, weight
@@ -94,13 +95,16 @@ class Channel:
     def fold(self, chunk: Any, t: float | None = None, where: str | None = None) -> None:
         """Fold one chunk and queue what changed, atomically."""
         with self.lock:
-            if self.state.ended:
+            state = self.state
+            if state.ended:
                 return
-            rows = self.state.row_count
-            self.push(self.state.handle(chunk, t, where=where))
-            if not self.state.row_ops:
-                # rows not sent live still grow the persisted snapshot
-                self._size += ROW_WEIGHT * (self.state.row_count - rows)
+            if state.row_ops:
+                self.push(state.handle(chunk, t, where=where))
+                return
+            rows = state.row_count
+            self.push(state.handle(chunk, t, where=where))
+            # rows not sent live still grow the persisted snapshot
+            self._size += ROW_WEIGHT * (state.row_count - rows)
 
     def close(self, *, error: BaseException | None = None, stopped: bool = False) -> None:
         """End the run: final ops, last batch, final persisted snapshot."""
@@ -312,7 +316,10 @@ class Consumer:
         stamp = self._stamp()
         t = stamp if t is None else t
         if self.recorder is not None:
-            self.recorder.write(chunk, t)
+            # parsed once: the recording and the fold share the model
+            parsed = parse_chunk(chunk)
+            self.recorder.write(chunk, t, parsed=parsed)
+            chunk = parsed
         self.channel.fold(chunk, t, where)
 
     def _read_sync(self) -> None:
