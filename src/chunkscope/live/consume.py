@@ -95,16 +95,15 @@ class Channel:
     def fold(self, chunk: Any, t: float | None = None, where: str | None = None) -> None:
         """Fold one chunk and queue what changed, atomically."""
         with self.lock:
-            state = self.state
-            if state.ended:
-                return
-            if state.row_ops:
-                self.push(state.handle(chunk, t, where=where))
-                return
-            rows = state.row_count
-            self.push(state.handle(chunk, t, where=where))
-            # rows not sent live still grow the persisted snapshot
-            self._size += ROW_WEIGHT * (state.row_count - rows)
+            if not self.state.ended:
+                self.push(self.state.handle(chunk, t, where=where))
+
+    def _content_size(self) -> int:
+        """How much the run holds, as ``weight`` counts it: the ops so far, and the rows that
+        were not sent live (the persisted snapshot holds them all the same)."""
+        if self.state.row_ops:
+            return self._size
+        return self._size + ROW_WEIGHT * self.state.row_count
 
     def close(self, *, error: BaseException | None = None, stopped: bool = False) -> None:
         """End the run: final ops, last batch, final persisted snapshot."""
@@ -114,7 +113,7 @@ class Channel:
             self.push(self.state.close(error=error, stopped=stopped))
             self._flush_locked()
             self.sink.persist(self.state.snapshot(self.seq))
-            self._persisted_size = self._size
+            self._persisted_size = self._content_size()
             self._closing = True
             self._cond.notify()
 
@@ -195,12 +194,10 @@ class Channel:
         # The saved notebook keeps a snapshot refreshed whenever the content grew fourfold:
         # the refreshes add up to at most 4/3 of the final content, so live messages plus
         # persisted snapshots stay near 3x the content however long the run.
-        if (
-            self._size >= PERSIST_GROWTH * max(self._persisted_size, 16_384)
-            and not self.state.ended
-        ):
+        size = self._content_size()
+        if size >= PERSIST_GROWTH * max(self._persisted_size, 16_384) and not self.state.ended:
             self.sink.persist(self.state.snapshot(self.seq))
-            self._persisted_size = self._size
+            self._persisted_size = size
 
 
 class Consumer:
@@ -307,14 +304,10 @@ class Consumer:
 
     # ---------------------------------------------------------------- reading
 
-    def _stamp(self) -> float:
-        now = time.monotonic()
-        self._last_chunk = now
-        return (now - self._start) * 1000.0
-
     def _take(self, t: float | None, chunk: Any, where: str | None) -> None:
-        stamp = self._stamp()
-        t = stamp if t is None else t
+        now = self._last_chunk = time.monotonic()
+        if t is None:
+            t = (now - self._start) * 1000.0
         if self.recorder is not None:
             # parsed once: the recording and the fold share the model
             parsed = parse_chunk(chunk)
