@@ -54,7 +54,8 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     ):
         return None
     part = (root.texts if kind == "text-delta" else root.reasonings).get(block)
-    if part is None or part.step != root.step_id:
+    step = root.step
+    if part is None or step is None or part.step != step.id:
         return None
     index = state.chunk_count
     state.chunk_count = index + 1
@@ -62,9 +63,8 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     part.append(text, t)
     ops = cx.ops
     if cx.wire:
-        ops.append(
-            {"op": "append", "id": part.id, "field": "text", "text": safe_text(text), "t": t}
-        )
+        wire_text = text if text.isascii() else safe_text(text)
+        ops.append({"op": "append", "id": part.id, "field": "text", "text": wire_text, "t": t})
     if state.ttft_ms is None and part.parent is None:
         state.ttft_ms = t
         cx.run_op(ttftMs=t)
