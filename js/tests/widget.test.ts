@@ -203,7 +203,7 @@ describe("widget", () => {
     const activity = el.querySelector(".cs-activity") as HTMLElement;
     expect(activity.hidden).toBe(false);
     expect(activity.textContent).toContain("live only, not saved");
-    expect(activity.querySelector(".cs-progress-label")?.textContent).toBe("data-status #s · 40%");
+    expect(activity.querySelector(".cs-activity-item")?.textContent).toBe("data-status #s40%");
     const stop = el.querySelector(".cs-stop") as HTMLButtonElement;
     expect(stop.disabled).toBe(false);
     stop.click();

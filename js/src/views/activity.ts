@@ -8,7 +8,8 @@ import type { TransientItem } from "../model/wire";
 import { preview } from "../util";
 import { h, setText } from "./dom";
 import { schedule, unschedule } from "./frame";
-import { progressBar, progressOf } from "./progress";
+import { progressBar } from "./progress";
+import { dataShape } from "./transcript/data";
 
 /** How many items are drawn; the rest are counted. */
 export const ACTIVITY_SHOWN = 12;
@@ -48,9 +49,14 @@ export class ActivityStrip {
 function itemRow(item: TransientItem): HTMLElement {
   const row = h("div", "cs-activity-item");
   const label = `${String(item.type)}${item.id !== null && item.id !== undefined ? ` #${String(item.id)}` : ""}`;
-  const progress = progressOf(item.data);
-  if (progress !== null) {
-    row.append(progressBar(progress, label));
+  const shape = dataShape(item.data);
+  if (shape.shape === "progress") {
+    // The words that came with the figure ("Indexing notes") are what a reader wants.
+    const words = [shape.caption, shape.status].filter((word) => word !== "").join(" · ");
+    row.append(h("span", "cs-label", label), progressBar(shape.progress, words));
+  } else if (shape.shape === "status") {
+    const words = shape.caption === "" ? shape.status : `${shape.status} · ${shape.caption}`;
+    row.append(h("span", "cs-label", label), h("span", "cs-activity-data", words));
   } else {
     row.append(
       h("span", "cs-label", label),

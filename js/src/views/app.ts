@@ -9,6 +9,7 @@ import type { FetchHeld } from "../held/values";
 import type { Store } from "../model/store";
 import { mountActivity } from "./activity";
 import { h, setText } from "./dom";
+import { createFindBar } from "./find";
 import { createShared, type MountPanel, type PanelContext } from "./panel";
 import { mountStatus } from "./status";
 import { mountTranscript, type PastState } from "./transcript/view";
@@ -46,6 +47,8 @@ export interface AppHandle {
   unmount(): void;
 }
 
+let viewCount = 0;
+
 const TABS: [TabName, string][] = [
   ["transcript", "Transcript"],
   ["timeline", "Timeline"],
@@ -54,12 +57,22 @@ const TABS: [TabName, string][] = [
 
 export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   const { store } = options;
+  viewCount += 1;
+  const prefix = `cs-view-${viewCount}`;
   const root = h("div", "chunkscope");
+  root.setAttribute("role", "region");
   const header = h("div", "cs-header");
   const title = h("span", "cs-title");
+  title.id = `${prefix}-title`;
+  root.setAttribute("aria-labelledby", title.id);
   const tabBar = h("div", "cs-tabs");
   tabBar.setAttribute("role", "tablist");
-  header.append(title, tabBar);
+  tabBar.setAttribute("aria-label", "Views of the run");
+  const findButton = h("button", "cs-find-open", "Find");
+  findButton.type = "button";
+  findButton.setAttribute("aria-keyshortcuts", "Control+F Meta+F");
+  findButton.title = "Find in the run (Ctrl/Cmd-F)";
+  header.append(title, tabBar, findButton);
   const statusSlot = h("div");
   const activitySlot = h("div");
   const panelsEl = h("div", "cs-panels");
@@ -85,15 +98,47 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   for (const [name, label] of TABS) {
     const button = h("button", "cs-tab", label);
     button.type = "button";
+    button.id = `${prefix}-tab-${name}`;
     button.setAttribute("role", "tab");
+    button.setAttribute("aria-controls", `${prefix}-panel-${name}`);
     button.addEventListener("click", () => show(name));
     tabBar.append(button);
     buttons.set(name, button);
     const panel = h("div", `cs-panel cs-panel-${name}`);
+    panel.id = `${prefix}-panel-${name}`;
     panel.setAttribute("role", "tabpanel");
+    panel.setAttribute("aria-labelledby", button.id);
     panelsEl.append(panel);
     panels.set(name, panel);
   }
+  // Arrow keys move between the tabs (and show them), Home and End go to the ends.
+  tabBar.addEventListener("keydown", (event) => {
+    const names = TABS.map(([name]) => name);
+    const at = names.findIndex((name) => buttons.get(name) === document.activeElement);
+    if (at < 0) return;
+    let to = at;
+    if (event.key === "ArrowRight") to = (at + 1) % names.length;
+    else if (event.key === "ArrowLeft") to = (at - 1 + names.length) % names.length;
+    else if (event.key === "Home") to = 0;
+    else if (event.key === "End") to = names.length - 1;
+    else return;
+    event.preventDefault();
+    const name = names[to] as TabName;
+    show(name);
+    buttons.get(name)?.focus();
+  });
+
+  const find = createFindBar(root, ctx, () => findButton.focus());
+  header.after(find.el);
+  findButton.addEventListener("click", () => find.open());
+  root.addEventListener("keydown", (event) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "f") {
+      event.preventDefault();
+      event.stopPropagation();
+      find.open();
+    }
+  });
+  cleanups.push(() => find.dispose());
 
   const transcript = mountTranscript(
     panels.get("transcript") as HTMLElement,
@@ -106,7 +151,9 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   function show(tab: TabName): void {
     for (const [name, panel] of panels) {
       panel.hidden = name !== tab;
-      buttons.get(name)?.setAttribute("aria-selected", String(name === tab));
+      const button = buttons.get(name);
+      button?.setAttribute("aria-selected", String(name === tab));
+      button?.setAttribute("tabindex", name === tab ? "0" : "-1");
     }
     if (tab === "chunks") options.wantRows?.();
     // Timeline and Chunks are only built once someone looks at them.

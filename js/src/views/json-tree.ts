@@ -9,6 +9,7 @@
  */
 import { type LoadStatus, loadingLabel, type ReportLoad } from "../held/values";
 import { PREVIEW_ENTRIES, PREVIEW_STRING } from "../model/wire";
+import { copyButton, copyText } from "./copy";
 
 /** Entries of an array or object shown at first, and added per "show more": what a held
  * field's preview keeps, so the first page never needs the kernel. */
@@ -21,6 +22,8 @@ export const STRING_PAGE = 20_000;
 export interface JsonTreeOptions {
   /** Containers at a depth below this start open (0 = everything closed). */
   openDepth?: number;
+  /** What the copy button names ("Copy <copy>"); false for no button. */
+  copy?: string | false;
 }
 
 /** What the tree knows of a value it was handed only a preview of. */
@@ -50,12 +53,34 @@ export class JsonTree {
   private load: LoadStatus | null = null;
   /** Controls drawn as "loading…", relabelled as pieces arrive. */
   private loadingButtons: HTMLButtonElement[] = [];
+  /** Where the rows go (the copy button sits beside them). */
+  private readonly body: HTMLElement;
+  /** Copies waiting for the whole value of a held field. */
+  private copies: { resolve(text: string): void; reject(error: Error): void }[] = [];
 
   constructor(value: unknown, options: JsonTreeOptions = {}) {
     this.openDepth = options.openDepth ?? 1;
     this.el = document.createElement("div");
     this.el.className = "cs-json";
+    this.body = document.createElement("div");
+    this.body.className = "cs-json-body";
+    const copy = options.copy ?? "value";
+    if (copy !== false) {
+      const button = copyButton(copy, () => this.wholeText());
+      button.classList.add("cs-json-copy");
+      this.el.append(button);
+    }
+    this.el.append(this.body);
     this.update(value);
+  }
+
+  /** The whole value as copied text; a held value is fetched from the kernel first. */
+  wholeText(): Promise<string> {
+    if (this.held === null) return Promise.resolve(copyText(this.value));
+    return new Promise((resolve, reject) => {
+      this.copies.push({ resolve, reject });
+      this.fetchWhole();
+    });
   }
 
   /** Redraw with a new value (a preview when `held` is given). Cost is bounded by what is
@@ -64,12 +89,16 @@ export class JsonTree {
     if (held?.token !== this.held?.token) this.load = null;
     this.value = value;
     this.held = held;
+    if (held === null && this.copies.length > 0) {
+      const text = copyText(value);
+      for (const copy of this.copies.splice(0)) copy.resolve(text);
+    }
     this.redraw();
   }
 
   private redraw(): void {
     this.loadingButtons = [];
-    this.el.replaceChildren(this.node(undefined, this.value, "$", 0));
+    this.body.replaceChildren(this.node(undefined, this.value, "$", 0));
   }
 
   /** The full length at `path`: the held one when the preview shortened it. */
@@ -87,6 +116,9 @@ export class JsonTree {
       if (this.held?.token !== held.token) return; // the tree moved on to another value
       const wasLoading = this.load?.state === "loading";
       this.load = status;
+      if (status.state === "failed") {
+        for (const copy of this.copies.splice(0)) copy.reject(new Error(status.message));
+      }
       if (status.state === "loading" && wasLoading) {
         for (const button of this.loadingButtons)
           button.textContent = loadingLabel(status.received, status.total);

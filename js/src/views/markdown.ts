@@ -6,6 +6,7 @@
  */
 import createDOMPurify, { type DOMPurify } from "dompurify";
 import { Marked } from "marked";
+import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
 import { schedule } from "./frame";
 
@@ -84,11 +85,26 @@ export function renderMarkdown(source: string): DocumentFragment {
     return fragment;
   }
   const html = marked.parse(source, { async: false });
-  return sanitizer.sanitize(html, {
+  const fragment = sanitizer.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
     FORBID_ATTR: ["style"],
     ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|data:image\/(?:png|jpeg|gif|webp)[;,]|#)/i,
+    RETURN_DOM_FRAGMENT: true,
+  });
+  // Code blocks get their toolbar now and their colours once the highlighter is loaded.
+  void decorateCode(fragment, sanitizeSpans);
+  return fragment;
+}
+
+/** Highlighter HTML as nodes: `<span class>` and text only, everything else dropped; null
+ * when this DOM cannot sanitize. */
+export function sanitizeSpans(html: string): DocumentFragment | null {
+  const sanitizer = getPurifier();
+  if (sanitizer === null) return null;
+  return sanitizer.sanitize(html, {
+    ALLOWED_TAGS: ["span"],
+    ALLOWED_ATTR: ["class"],
     RETURN_DOM_FRAGMENT: true,
   });
 }

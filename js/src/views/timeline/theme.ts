@@ -62,12 +62,12 @@ export function readTheme(el: Element): Theme {
   }
   const family = read("--jp-ui-font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif");
   return {
-    background: read("--jp-layout-color1", "#ffffff"),
-    laneStripe: read("--jp-layout-color2", "#f5f5f5"),
-    border: read("--jp-border-color2", "#e0e0e0"),
-    font: read("--jp-ui-font-color1", "rgba(0, 0, 0, 0.87)"),
-    fontMuted: read("--jp-ui-font-color2", "rgba(0, 0, 0, 0.54)"),
-    selection: read("--jp-ui-font-color0", "#000000"),
+    background: read("--jp-layout-color1", read("--cs-bg", "#ffffff")),
+    laneStripe: read("--jp-layout-color2", read("--cs-bg-alt", "#f5f5f5")),
+    border: read("--jp-border-color2", read("--cs-border", "#e0e0e0")),
+    font: read("--jp-ui-font-color1", read("--cs-fg", "rgba(0, 0, 0, 0.87)")),
+    fontMuted: read("--jp-ui-font-color2", read("--cs-fg-muted", "rgba(0, 0, 0, 0.54)")),
+    selection: read("--jp-ui-font-color0", read("--cs-fg", "#000000")),
     cursor: read("--jp-error-color1", "#d32f2f"),
     labelFont: `11px ${family}`,
     colors,

@@ -87,7 +87,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   const help = el(doc, "span", "cs-timeline-help");
   help.textContent = "?";
   help.title =
-    "Drag to pan · Ctrl/⌘ + wheel to zoom · keys: + − zoom, 0 fits, ← → pan · drag on the ruler or the red cursor to scrub · click a bar to select it";
+    "Drag to pan · Ctrl/⌘ + wheel to zoom · keys: + − zoom, 0 fits, ← → pan, ↑ ↓ select, Enter opens · drag on the ruler or the red cursor to scrub · click a bar to select it";
   bar.append(zoomOut, zoomIn, fit, scrub, readout, live, help);
 
   const stage = el(doc, "div", "cs-timeline-stage");
@@ -95,7 +95,10 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   canvas.className = "cs-timeline-canvas";
   canvas.tabIndex = 0;
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", "Timeline of the run");
+  canvas.setAttribute(
+    "aria-label",
+    "Timeline of the run: arrow up and down select a bar, Enter opens it in the transcript",
+  );
   const tooltip = el(doc, "div", "cs-timeline-tooltip");
   tooltip.hidden = true;
   stage.append(canvas, tooltip);
@@ -420,8 +423,40 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
     }
   };
 
-  /** Keyboard: + and - zoom, 0 fits, arrow keys pan by a tenth of the view. */
+  /** The item after (or before, `step` -1) the selected one, in the order of their starts. */
+  const stepSelection = (step: 1 | -1): void => {
+    const ordered = layout.items
+      .filter((item) => item.partId !== null)
+      .sort((a, b) => a.start - b.start || a.lane - b.lane || a.row - b.row);
+    if (ordered.length === 0) return;
+    const selected = ctx.selection.get();
+    const at = ordered.findIndex((item) => item.partId === selected);
+    const to =
+      at < 0
+        ? step === 1
+          ? 0
+          : ordered.length - 1
+        : Math.min(ordered.length - 1, Math.max(0, at + step));
+    const id = ordered[to]?.partId;
+    if (id !== null && id !== undefined) ctx.selection.set(id);
+  };
+
+  /** Keyboard: + and - zoom, 0 fits, ← → pan by a tenth of the view, ↑ ↓ move the selection
+   * from bar to bar, Enter opens the selected bar's part in the transcript. */
   const onKeyDown = (event: KeyboardEvent): void => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      stepSelection(event.key === "ArrowDown" ? 1 : -1);
+      return;
+    }
+    if (event.key === "Enter") {
+      const id = ctx.selection.get();
+      if (id !== null) {
+        event.preventDefault();
+        ctx.scrollToPart(id);
+      }
+      return;
+    }
     const centre = LABEL_WIDTH + viewport.plotWidth / 2;
     const tenth = (viewport.plotWidth * viewport.msPerPx) / 10;
     if (event.key === "+" || event.key === "=")

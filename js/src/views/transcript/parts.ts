@@ -5,16 +5,20 @@
 
 import type { NoticeKind, Part, PartKind } from "../../model/wire";
 import { isPresent } from "../../util";
+import { copyButton } from "../copy";
 import { formatSeconds, h, setText } from "../dom";
 import { JsonTree } from "../json-tree";
 import { INLINE_IMAGE_TYPES, isSafeLinkUrl, MarkdownView } from "../markdown";
 import { progressBar, progressOf } from "../progress";
+import { DataBody } from "./data";
 import { Badge, FollowingDetails, heldView, TreeSection } from "./sections";
 
 /** Facts about the whole run a part view needs. */
 export interface DrawInfo {
   /** The consumer is done: nothing will grow any more. */
   ended: boolean;
+  /** Finds another part of the run by id (a part's parent, to name what wrote it). */
+  partById?: (id: string) => Part | undefined;
 }
 
 /** The part type of one kind. */
@@ -66,16 +70,28 @@ type ViewFactories = { [K in PartKind]: (el: HTMLElement) => PartView<PartOf<K>>
 const VIEWS: ViewFactories = {
   text(el) {
     const md = new MarkdownView();
-    el.append(md.el);
-    return { el, children: null, update: (p, info) => md.update(str(p.text), !isOpen(p, info)) };
+    let text = "";
+    const tools = h("div", "cs-part-tools");
+    tools.append(copyButton("message", () => text));
+    el.append(tools, md.el);
+    return {
+      el,
+      children: null,
+      update(p, info) {
+        text = str(p.text);
+        md.update(text, !isOpen(p, info));
+      },
+    };
   },
 
   reasoning(el) {
     const box = new FollowingDetails("cs-reasoning");
     const md = new MarkdownView();
-    box.el.append(md.el);
-    el.append(box.el);
     let text = "";
+    const tools = h("div", "cs-part-tools");
+    tools.append(copyButton("reasoning", () => text));
+    box.el.append(tools, md.el);
+    el.append(box.el);
     let final = false;
     // The body is only rendered while open: a collapsed thought costs nothing.
     const draw = () => {
@@ -106,10 +122,12 @@ const VIEWS: ViewFactories = {
     head.append(h("span", "cs-label", "tool"), name, badge.el);
     const args = h("div", "cs-tool-args");
     const argsLabel = h("div", "cs-label", "arguments");
-    const argsTree = new JsonTree(null, { openDepth: 2 });
+    const argsTree = new JsonTree(null, { openDepth: 2, copy: "arguments" });
     const argsText = h("pre", "cs-args-text");
+    let rawArgs = "";
+    let argsCopy: HTMLButtonElement | null = null;
     args.append(argsLabel, argsTree.el, argsText);
-    const result = new TreeSection("result", true);
+    const result = new TreeSection("result", true, 1, "result");
     const children = h("div", "cs-children");
     el.classList.add("cs-card");
     el.append(head, args, result.el, children);
@@ -137,8 +155,15 @@ const VIEWS: ViewFactories = {
           argsTree.update(p.args, heldView(p, "args", argsTree.el));
         lastArgs = p.args;
         argsTree.el.hidden = !hasArgs;
-        setText(argsText, hasArgs ? "" : str(p.argsText));
+        rawArgs = str(p.argsText);
+        setText(argsText, hasArgs ? "" : rawArgs);
         argsText.hidden = hasArgs;
+        if (!hasArgs && rawArgs !== "" && argsCopy === null) {
+          argsCopy = copyButton("arguments", () => rawArgs);
+          argsCopy.classList.add("cs-json-copy");
+          argsText.before(argsCopy);
+        }
+        if (argsCopy !== null) argsCopy.hidden = hasArgs || rawArgs === "";
         args.hidden = !hasArgs && str(p.argsText) === "";
         const approvalValue = p.state === "awaiting-approval" ? (p.approval ?? {}) : p.approval;
         if (isPresent(approvalValue) && approval === null) {
@@ -166,14 +191,17 @@ const VIEWS: ViewFactories = {
 
   output(el) {
     const label = h("div", "cs-label");
-    const tree = new JsonTree(null, { openDepth: 1 });
+    const tree = new JsonTree(null, { openDepth: 1, copy: "output" });
     el.append(label, tree.el);
     let last: unknown;
     return {
       el,
       children: null,
-      update(p) {
-        setText(label, p.from ? `output from ${String(p.from)}` : "output");
+      update(p, info) {
+        setText(label, outputLabel(p.parent === null ? undefined : info.partById?.(p.parent)));
+        // The raw `from` (who emitted the chunk, "USER" for a tool's writer) stays in the
+        // inspector and in this tooltip; the label names the tool or step that wrote it.
+        el.title = p.from ? `chunk from: ${String(p.from)}` : "";
         if (p.data !== last) tree.update(p.data, heldView(p, "data", tree.el));
         last = p.data;
       },
@@ -279,26 +307,15 @@ const VIEWS: ViewFactories = {
 
   data(el) {
     const label = h("div", "cs-label");
-    const body = h("div");
-    el.append(label, body);
-    let tree: JsonTree | null = null;
+    const body = new DataBody();
+    el.append(label, body.el);
     return {
       el,
       children: null,
       update(p) {
         const id = p.dataId ? ` #${String(p.dataId)}` : "";
         setText(label, `${str(p.dataType) || "data"}${id}`);
-        const progress = progressOf(p.data);
-        if (progress !== null) {
-          tree = null;
-          body.replaceChildren(progressBar(progress));
-        } else {
-          if (tree === null) {
-            tree = new JsonTree(null, { openDepth: 1 });
-            body.replaceChildren(tree.el);
-          }
-          tree.update(p.data, heldView(p, "data", tree.el));
-        }
+        body.update(p.data, heldView(p, "data", body.el));
       },
     };
   },
@@ -438,6 +455,18 @@ function unknownView(el: HTMLElement): PartView {
       tree.update(p);
     },
   };
+}
+
+/** What a writer's output is labelled with: the tool call or step it is nested under. */
+export function outputLabel(parent: Part | undefined): string {
+  if (parent === undefined) return "output";
+  if (parent.kind === "tool" || parent.kind === "background") {
+    return `output of ${str(parent.toolName) || "a tool"}`;
+  }
+  if (parent.kind === "wstep") return `output of step ${str(parent.stepId) || "?"}`;
+  if (parent.kind === "workflow") return `output of workflow ${str(parent.workflowId) || "?"}`;
+  if (parent.kind === "run") return `output of ${str(parent.label) || "a nested run"}`;
+  return "output";
 }
 
 /** An error value as one line of text (message when there is one, else JSON). */

@@ -56,6 +56,7 @@ export class TreeSection {
     label: string,
     open = false,
     private readonly openDepth = 1,
+    private readonly copy: string = label,
   ) {
     this.summary.textContent = label;
     this.el.open = open;
@@ -84,7 +85,7 @@ export class TreeSection {
     this.drawn = this.value;
     this.drawnToken = this.held?.token;
     if (this.tree === null) {
-      this.tree = new JsonTree(null, { openDepth: this.openDepth });
+      this.tree = new JsonTree(null, { openDepth: this.openDepth, copy: this.copy });
       this.el.append(this.tree.el);
     }
     this.tree.update(this.value, this.held);

@@ -116,6 +116,14 @@ export class TranscriptView {
       this.toBottom();
     });
     this.scroller.append(this.empty, this.blocksEl);
+    // The transcript takes the keyboard: ↑ ↓ move from card to card, Enter selects one.
+    this.scroller.tabIndex = 0;
+    this.scroller.setAttribute("role", "region");
+    this.scroller.setAttribute(
+      "aria-label",
+      "Transcript: arrow up and down move between parts, Enter selects one",
+    );
+    this.scroller.addEventListener("keydown", (event) => this.onKey(event));
     this.scroller.addEventListener("scroll", () => {
       // Content settling below us (off-screen blocks getting their real size) also moves
       // the bottom; only a scroll above where we put it means the user scrolled up.
@@ -137,6 +145,39 @@ export class TranscriptView {
       if (partEl?.dataset.partId !== undefined) this.onSelect(partEl.dataset.partId);
     });
     this.el.append(this.banner, this.scroller, this.jump);
+  }
+
+  /** Keyboard navigation of the cards. */
+  private onKey(event: KeyboardEvent): void {
+    const active = document.activeElement;
+    const card =
+      active instanceof HTMLElement && active.dataset.partId !== undefined ? active : null;
+    if (event.key === "Enter" && card !== null && card.dataset.partId !== undefined) {
+      event.preventDefault();
+      this.onSelect(card.dataset.partId);
+      return;
+    }
+    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+    if (active !== this.scroller && card === null) return; // a control inside a card
+    event.preventDefault();
+    const cards = Array.from(this.blocksEl.querySelectorAll<HTMLElement>("[data-part-id]"));
+    if (cards.length === 0) return;
+    let to: number;
+    if (card === null) {
+      // From the transcript itself: the first card below its top edge.
+      const top = this.scroller.getBoundingClientRect().top;
+      to = cards.findIndex((c) => c.getBoundingClientRect().bottom > top);
+      if (to < 0) to = 0;
+    } else {
+      const at = cards.indexOf(card);
+      to = Math.min(cards.length - 1, Math.max(0, at + (event.key === "ArrowDown" ? 1 : -1)));
+    }
+    const target = cards[to] as HTMLElement;
+    if (card !== null && card !== target) card.removeAttribute("tabindex");
+    target.tabIndex = -1;
+    this.stick = false;
+    target.focus();
+    target.scrollIntoView?.({ block: "nearest" });
   }
 
   private readonly keepAtBottom = (): void => {
@@ -302,7 +343,7 @@ export class TranscriptView {
       this.drawn.set(part.id, drawn);
     }
     if (drawn.part !== part || drawn.rev !== rev || drawn.ended !== ended) {
-      drawn.view.update(part, { ended });
+      drawn.view.update(part, { ended, partById: (id) => state.byId.get(id) });
       drawn.part = part;
       drawn.rev = rev;
       drawn.ended = ended;

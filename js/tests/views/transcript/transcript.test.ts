@@ -129,7 +129,10 @@ describe("TranscriptView", () => {
       ]),
     );
     const tool = partEl(view, "k");
-    expect(tool.querySelector('[data-part-id="o"]')?.textContent).toContain("output from USER");
+    const output = tool.querySelector('[data-part-id="o"]') as HTMLElement;
+    expect(output.textContent).not.toContain("USER");
+    expect(output.querySelector(".cs-label")?.textContent).toMatch(/^output of /);
+    expect(output.title).toBe("chunk from: USER");
     const nested = tool.querySelector('[data-part-id="r"]');
     expect(nested?.querySelector("summary")?.textContent).toContain("researcher");
     expect(nested?.querySelector('[data-part-id="rt"]')?.textContent).toContain("inner answer");

@@ -250,7 +250,7 @@ describe("a windowed transcript", () => {
     const view = new TranscriptView();
     view.draw(toolRun(1_000));
     expect(cards(view)).toHaveLength(1_000);
-  });
+  }, 30_000);
 
   it("leaves a short list without pages", () => {
     const view = new TranscriptView();

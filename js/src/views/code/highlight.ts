@@ -1,0 +1,77 @@
+/**
+ * Fenced code blocks in rendered markdown: a toolbar with the language and a copy button,
+ * and syntax highlighting by highlight.js (core and eleven languages, see languages.ts).
+ *
+ * The highlighter is reached through a dynamic import. The widget is one ESM file that
+ * anywidget imports from a blob URL and the exported page is one inline script, so neither
+ * can fetch a split chunk: esbuild keeps the module in the bundle but evaluates it only on the
+ * first code block. Its HTML goes through the sanitizer (spans with classes only) before it
+ * touches the DOM.
+ */
+import { copyButton } from "../copy";
+import { h } from "../dom";
+
+/** Blocks longer than this are left plain: highlighting them would hold up a frame. */
+export const HIGHLIGHT_LIMIT = 100_000;
+
+type HighlightHtml = typeof import("./languages").highlightHtml;
+/** Turns highlighter HTML into nodes; null when no sanitizer is available. */
+export type SpanSanitizer = (html: string) => DocumentFragment | null;
+
+let loading: Promise<HighlightHtml> | null = null;
+
+/** The highlighter, loaded on first use. */
+export function loadHighlighter(): Promise<HighlightHtml> {
+  loading ??= import("./languages").then((module) => module.highlightHtml);
+  return loading;
+}
+
+/** The language named by a `language-xxx` class, or "". */
+export function languageOf(code: Element): string {
+  for (const name of Array.from(code.classList)) {
+    if (name.startsWith("language-")) return name.slice("language-".length);
+  }
+  return "";
+}
+
+/**
+ * Give every `<pre><code>` under `root` a toolbar (language, copy) and highlight it once the
+ * highlighter has loaded. Returns a promise settled when the highlighting is done.
+ */
+export function decorateCode(root: ParentNode, sanitize: SpanSanitizer): Promise<void> {
+  const blocks = Array.from(root.querySelectorAll("pre > code"));
+  if (blocks.length === 0) return Promise.resolve();
+  const work: Promise<void>[] = [];
+  for (const code of blocks) {
+    const pre = code.parentElement as HTMLElement;
+    if (pre.parentElement?.classList.contains("cs-code") === true) continue;
+    const text = code.textContent ?? "";
+    const language = languageOf(code);
+    const box = h("div", "cs-code");
+    const bar = h("div", "cs-code-bar");
+    const label = h("span", "cs-code-lang", language);
+    bar.append(
+      label,
+      copyButton(`code${language ? ` (${language})` : ""}`, () => text),
+    );
+    pre.replaceWith(box);
+    box.append(bar, pre);
+    if (text.length > HIGHLIGHT_LIMIT) continue;
+    work.push(
+      loadHighlighter()
+        .then((highlight) => {
+          const result = highlight(text, language);
+          if (result === null) return;
+          const nodes = sanitize(result.html);
+          if (nodes === null) return;
+          code.replaceChildren(nodes);
+          code.classList.add("hljs");
+          if (language === "") label.textContent = result.language.toLowerCase();
+        })
+        .catch(() => {
+          // Left plain: highlighting is a nicety.
+        }),
+    );
+  }
+  return Promise.all(work).then(() => undefined);
+}
