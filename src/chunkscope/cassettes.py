@@ -28,12 +28,15 @@ Transient ``data-*`` chunks are not recorded unless ``include_transient=True``, 
 (API keys, bearer tokens, header-like fields) are masked as ``***`` before a line is written
 (``mask=``, see ``chunkscope.recording.SecretMask``).
 
-What nbval compares. A replayed cassette gives byte-identical ``text/plain`` outputs on every
-run: a ``RunState``'s transcript (``state`` or ``print(state.transcript())``) has no ids,
-timestamps, durations or memory addresses, and replay speed never reaches it; a
-``StreamView``'s ``text/plain`` is ``StreamView(title='…')``. nbval skips the widget's
-``application/vnd.jupyter.widget-view+json`` output (its model id is new on every run), so
-the live view itself is never compared: end a regression cell with the transcript.
+What nbval compares. nbval re-runs each cell and compares every output with the saved one,
+MIME type by MIME type, except the ones it skips: output metadata, tracebacks, images, and
+``application/vnd.jupyter.widget-view+json``, the live widget view, whose model id is new on
+every run. So the live view is never compared; what is compared is text. A replayed
+cassette gives byte-identical text on every run: a ``RunState``'s ``text/plain`` (its
+transcript, also ``print(state.transcript())``) and its static ``text/html`` have no ids,
+timestamps, durations or memory addresses, and replay speed never reaches them; a
+``StreamView``'s ``text/plain`` is ``StreamView(title='…')``. End a regression cell with
+the transcript.
 """
 
 from __future__ import annotations
