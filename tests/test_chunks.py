@@ -690,7 +690,19 @@ def test_missing_payload_and_wrong_shapes_are_reported() -> None:
 
 
 def test_many_errors_are_summarised() -> None:
-    parsed = parse_chunk(chunk("goal", {}))
+    wrong = {
+        "objective": 1,
+        "iteration": "1",
+        "maxRuns": "3",
+        "passed": "yes",
+        "status": 2,
+        "results": {},
+        "duration": "9",
+        "timedOut": 0,
+        "maxRunsReached": 0,
+        "suppressFeedback": 0,
+    }
+    parsed = parse_chunk(chunk("goal", wrong))
     assert isinstance(parsed, InvalidChunk)
     assert len(parsed.issues) == 10
     assert parsed.error.endswith("(and 5 more)")

@@ -166,10 +166,10 @@ def test_invalid_known_chunk_is_folded_leniently() -> None:
     state = fold(
         [
             c("start"),
-            c("step-start"),
+            c("step-start", {"request": 1}),
             c("text-start", {"id": "a"}),
             c("text-delta", {"id": "a", "text": "x"}),
-            c("step-start"),
+            c("step-start", {"request": 1}),
             c("text-start", {"id": "a"}),
             c("text-delta", {"id": "a", "text": "y"}),
         ]

@@ -98,7 +98,9 @@ class ReasoningEndPayload(_PartPayload):
 class ReasoningSignaturePayload(_PartPayload):
     """Payload of `reasoning-signature`."""
 
-    signature: str = Field(description="Signature describing the reasoning (e.g. effort).")
+    signature: str | None = Field(
+        None, description="Signature describing the reasoning (e.g. effort)."
+    )
 
 
 class RedactedReasoningPayload(_PartPayload):
@@ -112,16 +114,16 @@ class ReasoningFilePayload(PayloadModel):
 
     data: FileData = Field(description="File content: base64 string, URL, or byte array.")
     base64: str | None = Field(None, description="File content as base64, when it is one.")
-    mime_type: str = Field(description="IANA media type of the file.")
+    mime_type: str | None = Field(None, description="IANA media type of the file.")
     provider_metadata: JsonDict | None = Field(None, description=_PM_DOC)
 
 
 class SourcePayload(PayloadModel):
     """Payload of `source`: a cited URL or document."""
 
-    id: str = Field(description="Id of the source.")
-    source_type: str = Field(description="`url` or `document`.")
-    title: str = Field(description="Title of the source (may be empty).")
+    id: str | None = Field(None, description="Id of the source.")
+    source_type: str | None = Field(None, description="`url` or `document`.")
+    title: str | None = Field(None, description="Title of the source (may be empty).")
     mime_type: str | None = Field(None, description="Media type, for documents.")
     filename: str | None = Field(None, description="File name, for documents.")
     url: str | None = Field(None, description="Address, for URL sources.")
@@ -133,7 +135,7 @@ class FilePayload(PayloadModel):
 
     data: FileData = Field(description="File content: base64 string, URL, or byte array.")
     base64: str | None = Field(None, description="File content as base64, when it is one.")
-    mime_type: str = Field(description="IANA media type of the file.")
+    mime_type: str | None = Field(None, description="IANA media type of the file.")
     filename: str | None = Field(None, description="File name, when known.")
     provider_metadata: JsonDict | None = Field(None, description=_PM_DOC)
 
@@ -141,13 +143,13 @@ class FilePayload(PayloadModel):
 class CustomPayload(PayloadModel):
     """Payload of `custom`: provider content Mastra has no dedicated chunk for."""
 
-    kind: str = Field(description="Kind of content, as `{provider}.{provider-type}`.")
+    kind: str | None = Field(None, description="Kind of content, as `{provider}.{provider-type}`.")
     provider_metadata: JsonDict | None = Field(None, description=_PM_DOC)
 
 
 class _ToolRef(PayloadModel):
     tool_call_id: str = Field(description="Id of the tool call.")
-    tool_name: str = Field(description="Name of the tool.")
+    tool_name: str | None = Field(None, description="Name of the tool.")
 
 
 class ToolCallPayload(_ToolRef):
@@ -214,7 +216,7 @@ class ToolErrorPayload(_ToolRef):
 
     id: str | None = Field(None, description="Id of the chunk, when set.")
     provider_metadata: JsonDict | None = Field(None, description=_PM_DOC)
-    args: JsonDict | None = Field(None, description="Arguments the tool was called with.")
+    args: Any = Field(None, description="Arguments the tool was called with.")
     error: Any = Field(None, description="The error (often `{message, name, stack}`).")
     provider_executed: bool | None = Field(
         None, description="Whether the provider ran the tool itself."
@@ -224,23 +226,23 @@ class ToolErrorPayload(_ToolRef):
 class ToolCallApprovalPayload(_ToolRef):
     """Payload of `tool-call-approval`: the call waits for the user's approval."""
 
-    args: JsonDict = Field(description="Arguments of the call awaiting approval.")
-    resume_schema: str = Field(description="JSON schema (as text) of the resume data.")
+    args: Any = Field(None, description="Arguments of the call awaiting approval.")
+    resume_schema: str | None = Field(None, description="JSON schema (as text) of the resume data.")
 
 
 class ToolCallSuspendedPayload(_ToolRef):
     """Payload of `tool-call-suspended`: the tool suspended itself."""
 
     suspend_payload: Any = Field(None, description="What the tool passed to `suspend()`.")
-    args: JsonDict = Field(description="Arguments of the suspended call.")
-    resume_schema: str = Field(description="JSON schema (as text) of the resume data.")
+    args: Any = Field(None, description="Arguments of the suspended call.")
+    resume_schema: str | None = Field(None, description="JSON schema (as text) of the resume data.")
 
 
 class ToolOutputDeniedPayload(_ToolRef):
     """Payload of `tool-output-denied`: the user declined a call that needed approval."""
 
-    args: JsonDict | None = Field(None, description="Arguments of the declined call.")
-    approval: ToolApproval = Field(description="The declined approval.")
+    args: Any = Field(None, description="Arguments of the declined call.")
+    approval: ToolApproval | None = Field(None, description="The declined approval.")
 
 
 class ToolOutputPayload(PayloadModel):

@@ -249,9 +249,10 @@ class UsagePayload(PayloadModel):
 class StepResultInfo(PayloadModel):
     """How a model step ended (`stepResult` of `step-finish` and `finish`)."""
 
-    reason: str = Field(
+    reason: str | None = Field(
+        None,
         description="Finish reason: stop, length, content-filter, tool-calls, error, other, "
-        "unknown, or Mastra's tripwire / retry."
+        "unknown, or Mastra's tripwire / retry.",
     )
     raw_reason: str | None = Field(None, description="The provider's own finish reason.")
     warnings: list[Any] | None = Field(None, description="Provider call warnings.")
@@ -262,7 +263,9 @@ class StepResultInfo(PayloadModel):
 class OutputSummary(PayloadModel):
     """What a step or run produced (`output` of `step-finish`, `finish`, `workflow-finish`)."""
 
-    usage: UsagePayload = Field(description="Token usage (summed over steps on `finish`).")
+    usage: UsagePayload | None = Field(
+        None, description="Token usage (summed over steps on `finish`)."
+    )
     text: str | None = Field(None, description="Text of the step (on `step-finish`).")
     tool_calls: list[Any] | None = Field(None, description="Tool calls made in the step.")
     steps: list[Any] | None = Field(None, description="Per-step results so far.")
@@ -272,8 +275,8 @@ class OutputSummary(PayloadModel):
 class ToolApproval(PayloadModel):
     """The decision recorded on a declined tool call."""
 
-    id: str = Field(description="Id of the approval request.")
-    approved: bool = Field(description="Always false on `tool-output-denied`.")
+    id: str | None = Field(None, description="Id of the approval request.")
+    approved: bool | None = Field(None, description="Always false on `tool-output-denied`.")
     reason: str | None = Field(None, description="Why the call was declined.")
 
 
@@ -282,7 +285,7 @@ class GoalActivity(PayloadModel):
 
     type: str = Field(description="tool-call, tool-result or reason.")
     name: str | None = Field(None, description="Tool name, for tool activity.")
-    message: str = Field(description="Human-readable description of the activity.")
+    message: str | None = Field(None, description="Human-readable description of the activity.")
 
 
 _AGENT_EVENT_PREFIX = "agent-execution-event-"

@@ -83,7 +83,9 @@ class StepStartPayload(PayloadModel):
     started_at: Number | None = Field(
         None, description="Epoch ms just before the provider call; absent without one."
     )
-    request: JsonDict = Field(description="The request sent to the provider (`body`, ...).")
+    request: JsonDict | None = Field(
+        None, description="The request sent to the provider (`body`, ...)."
+    )
     input_messages: list[Any] | None = Field(None, description="Prompt sent to the model.")
     warnings: list[Any] | None = Field(None, description="Provider call warnings.")
 
@@ -96,26 +98,32 @@ class StepFinishPayload(PayloadModel):
     total_usage: UsagePayload | None = Field(None, description="Usage summed over the run so far.")
     response: JsonDict | None = Field(None, description="Provider response metadata.")
     message_id: str | None = Field(None, description="Id of the response message.")
-    step_result: StepResultInfo = Field(description="How the step ended.")
-    output: OutputSummary = Field(description="What the step produced, with its usage.")
-    metadata: JsonDict = Field(description="Request and provider metadata of the step.")
+    step_result: StepResultInfo | None = Field(None, description="How the step ended.")
+    output: OutputSummary | None = Field(
+        None, description="What the step produced, with its usage."
+    )
+    metadata: JsonDict | None = Field(
+        None, description="Request and provider metadata of the step."
+    )
     messages: JsonDict | None = Field(None, description="Messages: `all`, `user`, `nonUser`.")
 
 
 class StepOutputPayload(PayloadModel):
     """Payload of `step-output`: output of a nested step, often a whole chunk."""
 
-    output: Any = Field(description="The nested chunk or value.")
+    output: Any = Field(None, description="The nested chunk or value.")
 
 
 class FinishPayload(PayloadModel):
     """Payload of `finish`: the run ended."""
 
-    step_result: StepResultInfo = Field(description="How the last step ended.")
-    output: OutputSummary = Field(description="Run output; `usage` is summed over steps.")
-    metadata: JsonDict = Field(description="Request and provider metadata.")
+    step_result: StepResultInfo | None = Field(None, description="How the last step ended.")
+    output: OutputSummary | None = Field(
+        None, description="Run output; `usage` is summed over steps."
+    )
+    metadata: JsonDict | None = Field(None, description="Request and provider metadata.")
     provider_metadata: JsonDict | None = Field(None, description=_PM_DOC)
-    messages: JsonDict = Field(description="Messages: `all`, `user`, `nonUser`.")
+    messages: JsonDict | None = Field(None, description="Messages: `all`, `user`, `nonUser`.")
     response: JsonDict | None = Field(None, description="Provider response of the last step.")
 
 
@@ -142,7 +150,7 @@ class WatchPayload(PayloadModel):
 class TripwirePayload(PayloadModel):
     """Payload of `tripwire`: a processor stopped the run."""
 
-    reason: str = Field(description="Why the tripwire fired.")
+    reason: str | None = Field(None, description="Why the tripwire fired.")
     retry: bool | None = Field(None, description="Whether the agent retries with the reason.")
     metadata: Any = Field(None, description="Processor-defined metadata.")
     processor_id: str | None = Field(None, description="Id of the processor that fired.")
@@ -151,33 +159,39 @@ class TripwirePayload(PayloadModel):
 class IsTaskCompletePayload(PayloadModel):
     """Payload of `is-task-complete`: scorers judged whether the task is done."""
 
-    iteration: Number = Field(description="Current iteration number.")
-    passed: bool = Field(description="Whether the scorers passed under the strategy.")
-    results: list[Any] = Field(description="Individual scorer results.")
-    duration: Number = Field(description="Duration of all checks, in ms.")
-    timed_out: bool = Field(description="Whether scoring timed out.")
+    iteration: Number | None = Field(None, description="Current iteration number.")
+    passed: bool | None = Field(None, description="Whether the scorers passed under the strategy.")
+    results: list[Any] | None = Field(None, description="Individual scorer results.")
+    duration: Number | None = Field(None, description="Duration of all checks, in ms.")
+    timed_out: bool | None = Field(None, description="Whether scoring timed out.")
     reason: str | None = Field(None, description="Reason given by the relevant scorer.")
-    max_iteration_reached: bool = Field(description="Whether the iteration limit was reached.")
-    suppress_feedback: bool = Field(description="Whether the feedback message is suppressed.")
+    max_iteration_reached: bool | None = Field(
+        None, description="Whether the iteration limit was reached."
+    )
+    suppress_feedback: bool | None = Field(
+        None, description="Whether the feedback message is suppressed."
+    )
 
 
 class GoalPayload(PayloadModel):
     """Payload of `goal`: the in-loop goal judge's progress or verdict."""
 
-    objective: str = Field(description="The objective being judged.")
-    iteration: Number = Field(description="Goal evaluations consumed so far.")
-    max_runs: Number = Field(description="Evaluations allowed before the goal stops.")
-    passed: bool = Field(description="Whether the goal is judged complete.")
-    status: str = Field(description="Objective status: active, paused or done.")
-    results: list[Any] = Field(description="Individual scorer results.")
+    objective: str | None = Field(None, description="The objective being judged.")
+    iteration: Number | None = Field(None, description="Goal evaluations consumed so far.")
+    max_runs: Number | None = Field(None, description="Evaluations allowed before the goal stops.")
+    passed: bool | None = Field(None, description="Whether the goal is judged complete.")
+    status: str | None = Field(None, description="Objective status: active, paused or done.")
+    results: list[Any] | None = Field(None, description="Individual scorer results.")
     reason: str | None = Field(None, description="Judge feedback or stop reason.")
     paused_reason: str | None = Field(None, description="Why the objective is paused.")
     waiting_for_user: bool | None = Field(None, description="Whether the judge awaits the user.")
     judge_failed: bool | None = Field(None, description="Whether the judge itself errored.")
-    duration: Number = Field(description="Duration of the check, in ms.")
-    timed_out: bool = Field(description="Whether scoring timed out.")
-    max_runs_reached: bool = Field(description="Whether the run budget was reached.")
-    suppress_feedback: bool = Field(description="Whether the feedback message is suppressed.")
+    duration: Number | None = Field(None, description="Duration of the check, in ms.")
+    timed_out: bool | None = Field(None, description="Whether scoring timed out.")
+    max_runs_reached: bool | None = Field(None, description="Whether the run budget was reached.")
+    suppress_feedback: bool | None = Field(
+        None, description="Whether the feedback message is suppressed."
+    )
     should_continue: bool | None = Field(
         None, description="Whether the run loops into another judged iteration."
     )
@@ -189,13 +203,13 @@ class GoalPayload(PayloadModel):
 
 class _TaskRef(PayloadModel):
     task_id: str = Field(description="Id of the background task.")
-    tool_name: str = Field(description="Name of the tool the task runs.")
-    tool_call_id: str = Field(description="Id of the tool call that started the task.")
+    tool_name: str | None = Field(None, description="Name of the tool the task runs.")
+    tool_call_id: str | None = Field(None, description="Id of the tool call that started the task.")
 
 
 class _TaskRunRef(_TaskRef):
-    run_id: str = Field(description="Id of the run the task belongs to.")
-    agent_id: str = Field(description="Id of the agent that started the task.")
+    run_id: str | None = Field(None, description="Id of the run the task belongs to.")
+    agent_id: str | None = Field(None, description="Id of the agent that started the task.")
 
 
 class BackgroundTaskStartedPayload(_TaskRef):
@@ -205,43 +219,43 @@ class BackgroundTaskStartedPayload(_TaskRef):
 class BackgroundTaskRunningPayload(_TaskRunRef):
     """Payload of `background-task-running`."""
 
-    started_at: Timestamp = Field(description="When the task started.")
-    args: JsonDict = Field(description="Arguments of the tool call.")
+    started_at: Timestamp | None = Field(None, description="When the task started.")
+    args: Any = Field(None, description="Arguments of the tool call.")
 
 
 class BackgroundTaskProgressPayload(PayloadModel):
     """Payload of `background-task-progress`: the agent waits for running tasks."""
 
-    task_ids: list[str] = Field(description="Ids of the tasks being waited for.")
-    running_count: Number = Field(description="How many tasks are still running.")
-    elapsed_ms: Number = Field(description="Time waited so far, in ms.")
+    task_ids: list[str] | None = Field(None, description="Ids of the tasks being waited for.")
+    running_count: Number | None = Field(None, description="How many tasks are still running.")
+    elapsed_ms: Number | None = Field(None, description="Time waited so far, in ms.")
 
 
 class BackgroundTaskOutputPayload(_TaskRunRef):
     """Payload of `background-task-output`: the task's tool wrote something."""
 
-    payload: NestedChunk = Field(description="The `tool-output` chunk the tool wrote.")
+    payload: NestedChunk | None = Field(None, description="The `tool-output` chunk the tool wrote.")
 
 
 class BackgroundTaskCompletedPayload(_TaskRunRef):
     """Payload of `background-task-completed`."""
 
     result: Any = Field(None, description="What the tool returned.")
-    completed_at: Timestamp = Field(description="When the task completed.")
+    completed_at: Timestamp | None = Field(None, description="When the task completed.")
     is_error: bool | None = Field(None, description="Whether the result is an error.")
 
 
 class BackgroundTaskFailedPayload(_TaskRunRef):
     """Payload of `background-task-failed`."""
 
-    error: JsonDict = Field(description="The failure, with at least `message`.")
-    completed_at: Timestamp = Field(description="When the task failed.")
+    error: JsonDict | None = Field(None, description="The failure, with at least `message`.")
+    completed_at: Timestamp | None = Field(None, description="When the task failed.")
 
 
 class BackgroundTaskSuspendedPayload(_TaskRunRef):
     """Payload of `background-task-suspended`."""
 
-    args: JsonDict = Field(description="Arguments of the tool call.")
+    args: Any = Field(None, description="Arguments of the tool call.")
     suspend_payload: Any = Field(None, description="What the tool passed to `suspend()`.")
     suspended_at: Timestamp | None = Field(None, description="When the task suspended.")
 
@@ -249,14 +263,14 @@ class BackgroundTaskSuspendedPayload(_TaskRunRef):
 class BackgroundTaskResumedPayload(_TaskRunRef):
     """Payload of `background-task-resumed`."""
 
-    started_at: Timestamp = Field(description="When the task resumed.")
-    args: JsonDict = Field(description="Arguments of the tool call.")
+    started_at: Timestamp | None = Field(None, description="When the task resumed.")
+    args: Any = Field(None, description="Arguments of the tool call.")
 
 
 class BackgroundTaskCancelledPayload(_TaskRunRef):
     """Payload of `background-task-cancelled`."""
 
-    completed_at: Timestamp = Field(description="When the task was cancelled.")
+    completed_at: Timestamp | None = Field(None, description="When the task was cancelled.")
 
 
 class ResponseMetadataChunk(BaseChunk):

@@ -81,52 +81,56 @@ __all__ = [
 
 
 class _Routing(PayloadModel):
-    task: str = Field(description="The task the network works on.")
-    primitive_id: str = Field(description="Id of the selected agent, workflow or tool.")
-    primitive_type: str = Field(description="agent, workflow, tool or none.")
+    task: str | None = Field(None, description="The task the network works on.")
+    primitive_id: str | None = Field(
+        None, description="Id of the selected agent, workflow or tool."
+    )
+    primitive_type: str | None = Field(None, description="agent, workflow, tool or none.")
 
 
 class _Iteration(PayloadModel):
-    is_complete: bool = Field(description="Whether the task is complete.")
-    iteration: Number = Field(description="Network iteration number.")
+    is_complete: bool | None = Field(None, description="Whether the task is complete.")
+    iteration: Number | None = Field(None, description="Network iteration number.")
 
 
 class _Abort(PayloadModel):
-    primitive_type: str = Field(description="routing, agent, workflow or tool.")
-    primitive_id: str = Field(description="Id of the aborted primitive.")
+    primitive_type: str | None = Field(None, description="routing, agent, workflow or tool.")
+    primitive_id: str | None = Field(None, description="Id of the aborted primitive.")
 
 
 class RoutingAgentStartPayload(PayloadModel):
     """Payload of `routing-agent-start`."""
 
-    agent_id: str = Field(description="Id of the routing agent.")
-    network_id: str = Field(description="Id of the network.")
-    run_id: str = Field(description="Id of the routing run.")
-    input_data: JsonDict = Field(description="Routing input: task, primitive, iteration, ...")
+    agent_id: str | None = Field(None, description="Id of the routing agent.")
+    network_id: str | None = Field(None, description="Id of the network.")
+    run_id: str | None = Field(None, description="Id of the routing run.")
+    input_data: JsonDict | None = Field(
+        None, description="Routing input: task, primitive, iteration, ..."
+    )
 
 
 class RoutingAgentTextStartPayload(PayloadModel):
     """Payload of `routing-agent-text-start`."""
 
-    run_id: str = Field(description="Id of the routing run.")
+    run_id: str | None = Field(None, description="Id of the routing run.")
 
 
 class RoutingAgentTextDeltaPayload(PayloadModel):
     """Payload of `routing-agent-text-delta`."""
 
-    text: str = Field(description="The new piece of routing text.")
+    text: str | None = Field(None, description="The new piece of routing text.")
 
 
 class RoutingAgentEndPayload(_Routing):
     """Payload of `routing-agent-end`: the router chose the next primitive."""
 
-    prompt: str = Field(description="Prompt for the selected primitive.")
-    result: str = Field(description="Result text of the routing step.")
+    prompt: str | None = Field(None, description="Prompt for the selected primitive.")
+    result: Any = Field(None, description="Result text of the routing step.")
     is_complete: bool | None = Field(None, description="Whether the task is complete.")
-    selection_reason: str = Field(description="Why the primitive was selected.")
-    iteration: Number = Field(description="Network iteration number.")
-    run_id: str = Field(description="Id of the routing run.")
-    usage: UsagePayload = Field(description="Token usage of the routing step.")
+    selection_reason: str | None = Field(None, description="Why the primitive was selected.")
+    iteration: Number | None = Field(None, description="Network iteration number.")
+    run_id: str | None = Field(None, description="Id of the routing run.")
+    usage: UsagePayload | None = Field(None, description="Token usage of the routing step.")
 
 
 class RoutingAgentAbortPayload(_Abort):
@@ -136,37 +140,37 @@ class RoutingAgentAbortPayload(_Abort):
 class AgentExecutionStartPayload(PayloadModel):
     """Payload of `agent-execution-start`."""
 
-    agent_id: str = Field(description="Id of the agent being run.")
-    args: JsonDict = Field(description="Routing decision the agent runs with.")
-    run_id: str = Field(description="Id of the agent's run.")
+    agent_id: str | None = Field(None, description="Id of the agent being run.")
+    args: Any = Field(None, description="Routing decision the agent runs with.")
+    run_id: str | None = Field(None, description="Id of the agent's run.")
 
 
 class AgentExecutionApprovalPayload(ToolCallApprovalPayload):
     """Payload of `agent-execution-approval`: a sub-agent's tool call awaits approval."""
 
-    agent_id: str = Field(description="Id of the agent.")
-    usage: UsagePayload = Field(description="Token usage so far.")
-    run_id: str = Field(description="Id of the agent's run.")
-    selection_reason: str = Field(description="Why the agent was selected.")
+    agent_id: str | None = Field(None, description="Id of the agent.")
+    usage: UsagePayload | None = Field(None, description="Token usage so far.")
+    run_id: str | None = Field(None, description="Id of the agent's run.")
+    selection_reason: str | None = Field(None, description="Why the agent was selected.")
 
 
 class AgentExecutionSuspendedPayload(ToolCallSuspendedPayload):
     """Payload of `agent-execution-suspended`."""
 
-    agent_id: str = Field(description="Id of the agent.")
-    usage: UsagePayload = Field(description="Token usage so far.")
-    run_id: str = Field(description="Id of the agent's run.")
-    selection_reason: str = Field(description="Why the agent was selected.")
+    agent_id: str | None = Field(None, description="Id of the agent.")
+    usage: UsagePayload | None = Field(None, description="Token usage so far.")
+    run_id: str | None = Field(None, description="Id of the agent's run.")
+    selection_reason: str | None = Field(None, description="Why the agent was selected.")
 
 
 class AgentExecutionEndPayload(_Iteration):
     """Payload of `agent-execution-end`."""
 
-    task: str = Field(description="The task the network works on.")
-    agent_id: str = Field(description="Id of the agent.")
-    result: str = Field(description="The agent's result text.")
-    usage: UsagePayload = Field(description="Token usage of the agent run.")
-    run_id: str = Field(description="Id of the agent's run.")
+    task: str | None = Field(None, description="The task the network works on.")
+    agent_id: str | None = Field(None, description="Id of the agent.")
+    result: Any = Field(None, description="The agent's result text.")
+    usage: UsagePayload | None = Field(None, description="Token usage of the agent run.")
+    run_id: str | None = Field(None, description="Id of the agent's run.")
 
 
 class AgentExecutionAbortPayload(_Abort):
@@ -176,30 +180,30 @@ class AgentExecutionAbortPayload(_Abort):
 class WorkflowExecutionStartPayload(PayloadModel):
     """Payload of `workflow-execution-start`."""
 
-    name: str = Field(description="Name of the workflow.")
-    workflow_id: str = Field(description="Id of the workflow.")
-    args: JsonDict = Field(description="Routing decision the workflow runs with.")
-    run_id: str = Field(description="Id of the workflow run.")
+    name: str | None = Field(None, description="Name of the workflow.")
+    workflow_id: str | None = Field(None, description="Id of the workflow.")
+    args: Any = Field(None, description="Routing decision the workflow runs with.")
+    run_id: str | None = Field(None, description="Id of the workflow run.")
 
 
 class WorkflowExecutionEndPayload(_Routing, _Iteration):
     """Payload of `workflow-execution-end`."""
 
-    name: str = Field(description="Name of the workflow.")
-    workflow_id: str = Field(description="Id of the workflow.")
-    result: str = Field(description="The workflow's result text.")
-    usage: UsagePayload = Field(description="Token usage of the workflow run.")
-    run_id: str = Field(description="Id of the workflow run.")
+    name: str | None = Field(None, description="Name of the workflow.")
+    workflow_id: str | None = Field(None, description="Id of the workflow.")
+    result: Any = Field(None, description="The workflow's result text.")
+    usage: UsagePayload | None = Field(None, description="Token usage of the workflow run.")
+    run_id: str | None = Field(None, description="Id of the workflow run.")
 
 
 class WorkflowExecutionSuspendedPayload(ToolCallSuspendedPayload):
     """Payload of `workflow-execution-suspended`."""
 
-    name: str = Field(description="Name of the workflow.")
-    workflow_id: str = Field(description="Id of the workflow.")
-    usage: UsagePayload = Field(description="Token usage so far.")
-    run_id: str = Field(description="Id of the workflow run.")
-    selection_reason: str = Field(description="Why the workflow was selected.")
+    name: str | None = Field(None, description="Name of the workflow.")
+    workflow_id: str | None = Field(None, description="Id of the workflow.")
+    usage: UsagePayload | None = Field(None, description="Token usage so far.")
+    run_id: str | None = Field(None, description="Id of the workflow run.")
+    selection_reason: str | None = Field(None, description="Why the workflow was selected.")
 
 
 class WorkflowExecutionAbortPayload(_Abort):
@@ -209,30 +213,32 @@ class WorkflowExecutionAbortPayload(_Abort):
 class ToolExecutionStartPayload(PayloadModel):
     """Payload of `tool-execution-start`."""
 
-    args: JsonDict = Field(description="The call: toolName, toolCallId, args, selectionReason.")
-    run_id: str = Field(description="Id of the network run.")
+    args: JsonDict | None = Field(
+        None, description="The call: toolName, toolCallId, args, selectionReason."
+    )
+    run_id: str | None = Field(None, description="Id of the network run.")
 
 
 class ToolExecutionEndPayload(_Routing, _Iteration):
     """Payload of `tool-execution-end`."""
 
     result: Any = Field(None, description="What the tool returned.")
-    tool_call_id: str = Field(description="Id of the tool call.")
-    tool_name: str = Field(description="Name of the tool.")
+    tool_call_id: str | None = Field(None, description="Id of the tool call.")
+    tool_name: str | None = Field(None, description="Name of the tool.")
 
 
 class ToolExecutionApprovalPayload(ToolCallApprovalPayload):
     """Payload of `tool-execution-approval`."""
 
-    selection_reason: str = Field(description="Why the tool was selected.")
-    run_id: str = Field(description="Id of the network run.")
+    selection_reason: str | None = Field(None, description="Why the tool was selected.")
+    run_id: str | None = Field(None, description="Id of the network run.")
 
 
 class ToolExecutionSuspendedPayload(ToolCallSuspendedPayload):
     """Payload of `tool-execution-suspended`."""
 
-    selection_reason: str = Field(description="Why the tool was selected.")
-    run_id: str = Field(description="Id of the network run.")
+    selection_reason: str | None = Field(None, description="Why the tool was selected.")
+    run_id: str | None = Field(None, description="Id of the network run.")
 
 
 class ToolExecutionAbortPayload(_Abort):
@@ -242,9 +248,9 @@ class ToolExecutionAbortPayload(_Abort):
 class NetworkExecutionEventStepFinishPayload(_Iteration):
     """Payload of `network-execution-event-step-finish`."""
 
-    task: str = Field(description="The task the network works on.")
-    result: str = Field(description="Result text of the step.")
-    run_id: str = Field(description="Id of the network run.")
+    task: str | None = Field(None, description="The task the network works on.")
+    result: Any = Field(None, description="Result text of the step.")
+    run_id: str | None = Field(None, description="Id of the network run.")
 
 
 class NetworkExecutionEventFinishPayload(_Routing):
@@ -253,29 +259,29 @@ class NetworkExecutionEventFinishPayload(_Routing):
     prompt: str | None = Field(
         None, description="Last prompt. Declared required, but real streams omit it."
     )
-    result: str = Field(description="Final result text.")
+    result: Any = Field(None, description="Final result text.")
     object: Any = Field(None, description="Structured output, when requested.")
     is_complete: bool | None = Field(None, description="Whether the task is complete.")
-    completion_reason: str = Field(description="Why the network stopped.")
-    iteration: Number = Field(description="Last iteration number.")
+    completion_reason: str | None = Field(None, description="Why the network stopped.")
+    iteration: Number | None = Field(None, description="Last iteration number.")
     thread_id: str | None = Field(None, description="Memory thread id.")
     thread_resource_id: str | None = Field(None, description="Memory resource id.")
-    is_one_off: bool = Field(description="Whether the run was a one-off.")
-    usage: UsagePayload = Field(description="Token usage of the network run.")
+    is_one_off: bool | None = Field(None, description="Whether the run was a one-off.")
+    usage: UsagePayload | None = Field(None, description="Token usage of the network run.")
 
 
 class NetworkValidationStartPayload(PayloadModel):
     """Payload of `network-validation-start`."""
 
-    run_id: str = Field(description="Id of the network run.")
-    iteration: Number = Field(description="Network iteration number.")
-    checks_count: Number = Field(description="Number of checks to run.")
+    run_id: str | None = Field(None, description="Id of the network run.")
+    iteration: Number | None = Field(None, description="Network iteration number.")
+    checks_count: Number | None = Field(None, description="Number of checks to run.")
 
 
 class NetworkValidationEndPayload(IsTaskCompletePayload):
     """Payload of `network-validation-end`."""
 
-    run_id: str = Field(description="Id of the network run.")
+    run_id: str | None = Field(None, description="Id of the network run.")
 
 
 class NetworkObjectPayload(PayloadModel):

@@ -40,7 +40,7 @@ __all__ = [
 class WorkflowStartPayload(PayloadModel):
     """Payload of `workflow-start`."""
 
-    workflow_id: str = Field(description="Id of the workflow.")
+    workflow_id: str | None = Field(None, description="Id of the workflow.")
 
 
 class WorkflowFinishPayload(PayloadModel):
@@ -50,8 +50,8 @@ class WorkflowFinishPayload(PayloadModel):
         description="Run status: success, failed, suspended, canceled, paused, tripwire, ..."
     )
     final_workflow_result: Any = Field(None, description="The workflow's result, when sent.")
-    output: OutputSummary = Field(description="Run output with its token usage.")
-    metadata: JsonDict = Field(description="Run metadata.")
+    output: OutputSummary | None = Field(None, description="Run output with its token usage.")
+    metadata: JsonDict | None = Field(None, description="Run metadata.")
 
 
 class WorkflowCanceledPayload(PayloadModel):
@@ -63,12 +63,16 @@ class WorkflowPausedPayload(PayloadModel):
 
 
 class _StepRef(PayloadModel):
-    id: str = Field(description="Id of the step; dotted for steps of nested workflows.")
+    id: str | None = Field(
+        None,
+        description="Id of the step; dotted for steps of nested workflows. Steps are also "
+        "named by `stepName`, which the fold falls back to.",
+    )
 
 
 class _StepState(_StepRef):
-    status: str = Field(
-        description="Step status: running, success, failed, suspended, waiting, paused, ..."
+    status: str | None = Field(
+        None, description="Step status: running, success, failed, suspended, waiting, paused, ..."
     )
     output: Any = Field(None, description="Output of the step, when it has one.")
     payload: Any = Field(None, description="Input of the step.")
@@ -89,7 +93,7 @@ class WorkflowStepStartPayload(_StepState):
 class WorkflowStepFinishPayload(_StepRef):
     """Payload of `workflow-step-finish`."""
 
-    metadata: JsonDict = Field(description="Step metadata.")
+    metadata: JsonDict | None = Field(None, description="Step metadata.")
 
 
 class WorkflowStepSuspendedPayload(_StepState):
@@ -99,9 +103,9 @@ class WorkflowStepSuspendedPayload(_StepState):
 class WorkflowStepWaitingPayload(_StepRef):
     """Payload of `workflow-step-waiting`."""
 
-    payload: Any = Field(description="Input of the waiting step.")
-    started_at: Number = Field(description="Epoch ms at which the step started.")
-    status: str = Field(description="Step status (waiting).")
+    payload: Any = Field(None, description="Input of the waiting step.")
+    started_at: Number | None = Field(None, description="Epoch ms at which the step started.")
+    status: str | None = Field(None, description="Step status (waiting).")
 
 
 class WorkflowStepOutputPayload(StepOutputPayload):
@@ -111,10 +115,12 @@ class WorkflowStepOutputPayload(StepOutputPayload):
 class WorkflowStepProgressPayload(_StepRef):
     """Payload of `workflow-step-progress`: one iteration of a `foreach` step finished."""
 
-    completed_count: Number = Field(description="Iterations completed so far.")
-    total_count: Number = Field(description="Total number of iterations.")
-    current_index: Number = Field(description="Index of the iteration that just finished.")
-    iteration_status: str = Field(description="success, failed or suspended.")
+    completed_count: Number | None = Field(None, description="Iterations completed so far.")
+    total_count: Number | None = Field(None, description="Total number of iterations.")
+    current_index: Number | None = Field(
+        None, description="Index of the iteration that just finished."
+    )
+    iteration_status: str | None = Field(None, description="success, failed or suspended.")
     iteration_output: Any = Field(None, description="Output of that iteration, on success.")
 
 

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from ..chunks.models import (
     BaseChunk,
@@ -52,13 +54,50 @@ def on_file(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
     data = encoded
     if not isinstance(data, str):
         data = plain(payload.data)
-        if isinstance(data, (bytes, bytearray)):
-            data = base64.b64encode(bytes(data)).decode("ascii")
+        raw = _bytes_of(data)
+        if raw is not None:
+            data = base64.b64encode(raw).decode("ascii")
+    if isinstance(data, str) and data.startswith("data:"):
+        mime, decoded = _data_url(data)
+        if decoded is not None:
+            data = decoded
+            part.mime_type = part.mime_type or mime
     part.data = data
     part.filename = str_or_none(filename)
     part.t1 = t
     cx.add(part)
     return part
+
+
+def _bytes_of(data: Any) -> bytes | None:
+    """The bytes of a serialised byte array: ``bytes``, a list of byte values, or the object
+    of byte indices ``JSON.stringify`` makes of a ``Uint8Array`` (``{"0": 137, "1": 80}``)."""
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    if isinstance(data, Mapping) and data:
+        try:
+            values = [data[str(i)] for i in range(len(data))]
+        except KeyError:
+            return None
+    elif isinstance(data, list) and data:
+        values = data
+    else:
+        return None
+    if not all(type(v) is int and 0 <= v <= 255 for v in values):
+        return None
+    return bytes(values)
+
+
+def _data_url(url: str) -> tuple[str | None, str | None]:
+    """The media type and base64 content of a ``data:`` URL (None, None when malformed)."""
+    head, sep, body = url[5:].partition(",")
+    if not sep:
+        return None, None
+    params = head.split(";")
+    mime = params[0] or None
+    if "base64" in params[1:]:
+        return mime, body
+    return mime, base64.b64encode(unquote_to_bytes(body)).decode("ascii")
 
 
 def on_object(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:

@@ -113,7 +113,7 @@ class WorkflowRun(Part):
         ("status", "status"),
         ("result", "result"),
     )
-    __slots__ = ("result", "run_id", "status", "workflow_id")
+    __slots__ = ("error", "result", "run_id", "status", "workflow_id")
 
     def to_wire(self) -> WorkflowRunWire:
         """The workflow run as its wire record (``WorkflowRunWire``): ids, status and result."""
@@ -138,6 +138,8 @@ class WorkflowRun(Part):
         """``running`` until ``workflow-finish`` gives ``workflowStatus``."""
         self.result: Any = None
         """The final result or output of the workflow."""
+        self.error: Any = None
+        """Why a failed workflow failed, when ``workflow-finish`` metadata says."""
 
 
 class WorkflowStep(_Stateful):
@@ -153,7 +155,7 @@ class WorkflowStep(_Stateful):
         ("error", "error"),
         ("progress", "progress"),
     )
-    __slots__ = ("error", "input", "output", "progress", "step_id")
+    __slots__ = ("error", "input", "output", "progress", "step_id", "suspend_payload")
 
     def to_wire(self) -> WorkflowStepWire:
         """The step as its wire record (``WorkflowStepWire``); its state goes out as ``status``,
@@ -181,6 +183,8 @@ class WorkflowStep(_Stateful):
         """Why it failed."""
         self.progress: Any = None
         """The latest ``workflow-step-progress`` (foreach) payload."""
+        self.suspend_payload: Any = None
+        """What the step passed to ``suspend()``, while it is suspended."""
 
     @property
     def status(self) -> str:

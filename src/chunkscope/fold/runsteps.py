@@ -7,8 +7,10 @@ from typing import Any
 from ..chunks.models import (
     BaseChunk,
     FinishChunk,
+    OutputSummary,
     StartChunk,
     StepFinishChunk,
+    StepResultInfo,
     StepStartChunk,
 )
 from .context import Fold, _Run, dump, extra, plain, sum_usage
@@ -49,12 +51,44 @@ def step_finish(
     step.t1 = None
     cx.end(step, t)
     cx.set(step, t, finishReason=step.finish_reason, usage=None if usage is None else usage.wire())
-    if usage is not None:
-        run.step_usage = usage if run.step_usage is None else run.step_usage + usage
+    counted = reported(usage)
+    if counted is not None:
+        run.step_usage = counted if run.step_usage is None else run.step_usage + counted
     if run is cx.root and not cx.root.reason_fixed:
         cx.state.finish_reason = step.finish_reason
         cx.run_op(finishReason=step.finish_reason)
     return step
+
+
+def _reason(result: StepResultInfo | None) -> str | None:
+    """The finish reason a ``stepResult`` gives, None when it is absent."""
+    return None if result is None else result.reason
+
+
+def _usage(output: OutputSummary | None) -> Usage | None:
+    """The usage an ``output`` record gives, None when it or its usage is absent."""
+    return None if output is None or output.usage is None else usage_from(dump(output.usage))
+
+
+_ZERO_FILLED = {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}
+"""What Mastra writes into a ``step-finish``/``finish`` whose model call reported no usage
+(the call threw, errored or was aborted); its promises count such a step as no usage."""
+
+
+def reported(usage: Usage | None) -> Usage | None:
+    """``usage`` as the framework counts it: Mastra's zero-filled stand-in is no usage."""
+    if usage is not None and usage.model_dump(by_alias=True, exclude_none=True) == _ZERO_FILLED:
+        return None
+    return usage
+
+
+def with_total(usage: Usage) -> Usage:
+    """``usage`` as Mastra's ``totalUsage`` gives it: ``totalTokens`` is always there (input
+    plus output plus reasoning when the provider did not say)."""
+    if usage.total_tokens is not None:
+        return usage
+    total = (usage.input_tokens or 0) + (usage.output_tokens or 0) + (usage.reasoning_tokens or 0)
+    return usage.model_copy(update={"total_tokens": total})
 
 
 def on_run_start(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
@@ -77,8 +111,8 @@ def on_step_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) 
     if not isinstance(chunk, StepFinishChunk):
         raise TypeError(f"'step-finish' handler got {type(chunk).__name__}")
     payload = chunk.payload
-    usage = usage_from(dump(payload.output.usage))
-    return step_finish(cx, run, payload.step_result.reason, usage, t, index)
+    usage = _usage(payload.output)
+    return step_finish(cx, run, _reason(payload.step_result), usage, t, index)
 
 
 def on_run_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
@@ -86,8 +120,12 @@ def on_run_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -
     if not isinstance(chunk, FinishChunk):
         raise TypeError(f"'finish' handler got {type(chunk).__name__}")
     payload = chunk.payload
-    reason = payload.step_result.reason
-    usage = usage_from(dump(payload.output.usage)) or run.step_usage
+    reason = _reason(payload.step_result)
+    given = _usage(payload.output)
+    usage = reported(given) or run.step_usage
+    if usage is None and given is not None:
+        # every step's usage was Mastra's zero-filled stand-in: its promises give `{}`
+        usage = Usage()
     total = usage_from(plain(extra(payload, "totalUsage")))
     if run.step is not None:
         cx.end(run.step, t)
@@ -113,7 +151,7 @@ def on_run_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -
     if not cx.root.reason_fixed:
         state.finish_reason = run.finish_reason
     # streamUntilIdle() puts several start … finish turns in one stream: sum them.
-    turn_total = total or usage
+    turn_total = total or (None if usage is None else with_total(usage))
     state.usage = sum_usage(state.usage, usage)
     state.total_usage = sum_usage(state.total_usage, turn_total)
     run.step_usage = None

@@ -37,6 +37,7 @@ from .parts import (
     StepPart,
     TextPart,
     ToolCall,
+    Usage,
     WorkflowRun,
     WorkflowStep,
 )
@@ -72,6 +73,10 @@ RUN_STATUSES = (
 
 STRICT_ENV = "CHUNKSCOPE_STRICT_FOLD"
 """Set to 1 to make every RunState made without ``strict=`` fold strictly (test suites)."""
+
+
+_HELD = frozenset({"awaiting-approval", "suspended", "tripwire"})
+"""Statuses a Mastra agent stream can end in without a ``finish`` chunk."""
 
 
 def _strict_default() -> bool:
@@ -172,8 +177,9 @@ class RunState(RunValues):
 
     @property
     def tool_results(self) -> list[ToolCall]:
-        """The top-level tool calls that have a result or an error."""
-        return [p for p in self.tool_calls if p.has_result or p.error is not None]
+        """The top-level tool calls that returned a result (Mastra's ``toolResults``: a call
+        that ended in ``tool-error`` is not one)."""
+        return [p for p in self.tool_calls if p.has_result]
 
     @property
     def sources(self) -> list[SourcePart]:
@@ -312,6 +318,13 @@ class RunState(RunValues):
         elif self.status in ("running", "waiting") and self.chunk_count:
             cx.warn("the stream ended before a finish chunk", None, t, "end")
             cx.set_status("incomplete")
+        if self.usage is None and self.workflow is None and self.status in _HELD:
+            # The stream stopped at an approval, a suspension or a tripwire, with no finish:
+            # Mastra's promises resolve to what they counted, nothing (`{}`), with totalUsage
+            # adding `totalTokens` except after a tripwire.
+            self.usage = Usage()
+            self.total_usage = Usage() if self.status == "tripwire" else Usage(totalTokens=0)
+            cx.run_op(usage=self.usage.wire())
         for part in self.parts:
             if part.t1 is None:
                 part.t1 = t

@@ -21,7 +21,16 @@ from ..chunks.models import (
     WorkflowStepSuspendedChunk,
     WorkflowStepWaitingChunk,
 )
-from .context import Fold, _Run, extra, looks_like_chunk, payload_of, plain, str_or_none
+from .context import (
+    Fold,
+    _Run,
+    extra,
+    looks_like_chunk,
+    message_of,
+    payload_of,
+    plain,
+    str_or_none,
+)
 from .parts import Part, WorkflowRun, WorkflowStep, usage_from
 
 WorkflowChunk = (
@@ -94,7 +103,7 @@ def on_workflow_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
     workflow = _workflow(cx, run, chunk, t, index)
     payload = chunk.payload
     workflow.status = payload.workflow_status
-    usage = usage_from(plain(payload.output.usage))
+    usage = None if payload.output is None else usage_from(plain(payload.output.usage))
     # @mastra/core 1.71 sends the workflow's output as finalWorkflowResult
     if "final_workflow_result" in payload.model_fields_set:
         workflow.result = payload.final_workflow_result
@@ -102,6 +111,18 @@ def on_workflow_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
         workflow.result = extra(payload, "result")
     cx.end(workflow, t)
     cx.set(workflow, t, status=workflow.status, result=workflow.result)
+    error = _failure(payload.metadata)
+    if error is not None and workflow.status == "failed":
+        # a run that fails before or between steps (bad input, say) says why only here
+        workflow.error = error
+        message = message_of(error) or "the workflow failed"
+        cx.problem(
+            cx.state.errors, f"the workflow failed: {message}", cx.where, t, chunk.type, index
+        )
+        cx.notice(run, "error", "error", f"the workflow failed: {message}", error, t, index)
+        if run is cx.root:
+            cx.state.error = error
+            cx.run_op(error=message)
     if run is cx.root:
         run.finished = True
         if usage is not None:
@@ -112,6 +133,16 @@ def on_workflow_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
         cx.end(run.part, t)
         cx.set(run.part, t, status=workflow.status)
     return workflow
+
+
+def _failure(metadata: Any) -> Any:
+    """The reason a failed workflow gives in ``workflow-finish`` metadata, when it gives one."""
+    if not isinstance(metadata, Mapping):
+        return None
+    error = plain(metadata.get("error"))
+    if error is None:
+        error = plain(metadata.get("errorMessage"))
+    return error
 
 
 def on_end_status(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
@@ -161,9 +192,22 @@ def on_step(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
         run.wsteps[step_id] = wstep
         if "payload" in payload:
             wstep.input = payload.get("payload")
+        # first seen at its result (the stream observed from an offset): keep what it says
+        if "output" in payload:
+            wstep.output = payload.get("output")
+        if "error" in payload:
+            wstep.error = payload.get("error")
+        if "suspendPayload" in payload:
+            wstep.suspend_payload = payload.get("suspendPayload")
         cx.add(wstep)
+        if isinstance(chunk, (WorkflowStepResultChunk, WorkflowStepFinishChunk)) and (
+            state not in ("suspended", "waiting", "running")
+        ):
+            cx.end(wstep, t)
         return wstep
     fields: dict[str, Any] = {}
+    if "suspendPayload" in payload:
+        wstep.suspend_payload = payload.get("suspendPayload")
     if "output" in payload:
         wstep.output = payload.get("output")
         fields["output"] = wstep.output
@@ -187,7 +231,8 @@ def on_progress(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> 
     """Fold a ``workflow-step-progress`` chunk and return the part it touched."""
     if not isinstance(chunk, WorkflowStepProgressChunk):
         raise TypeError(f"'{chunk.type}' handler got {type(chunk).__name__}")
-    wstep = run.wsteps.get(chunk.payload.id)
+    step_id = chunk.payload.id or extra(chunk.payload, "stepName")
+    wstep = run.wsteps.get(step_id) if isinstance(step_id, str) else None
     if wstep is None:
         return None
     payload = plain(chunk.payload)
