@@ -1,8 +1,8 @@
 """Kernel throughput: parse + fold, adapters + fold, the consumer, and memory per delta.
 
     .venv/bin/python benchmarks/throughput.py                    # the code in src/
-    .venv/bin/python benchmarks/throughput.py --before           # /tmp/before/src too, same run
-    .venv/bin/python benchmarks/throughput.py --before PATH --json out.json --readme
+    .venv/bin/python benchmarks/throughput.py --before REV       # a git revision too, same run
+    .venv/bin/python benchmarks/throughput.py --before REV --json out.json --readme
 
 Everything runs on one CPU (``os.sched_setaffinity``), in child processes (one per side and
 section, the sides alternating so that they share the machine's load); times are CPU seconds
@@ -24,6 +24,7 @@ The layout of the code under test is detected: the current one has ``chunkscope.
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import json
 import math
@@ -443,14 +444,34 @@ def write_readme(table: str) -> None:
     README.write_text(text, encoding="utf-8")
 
 
+def _before_src(rev: str) -> Path:
+    """The ``src`` folder of ``rev``: a folder as it is, else a git worktree of the revision,
+    made in a temporary folder and removed when the benchmark ends."""
+    if Path(rev).is_dir():
+        return Path(rev)
+    where = Path(tempfile.mkdtemp(prefix="chunkscope-before-"))
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(where), rev],
+        check=True,
+        capture_output=True,
+    )
+    atexit.register(
+        subprocess.run,
+        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(where)],
+        check=False,
+        capture_output=True,
+    )
+    return where / "src"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
         "--before",
-        nargs="?",
-        const="/tmp/before/src",
+        metavar="REV",
         default=None,
-        help="also measure the code at this src folder (default /tmp/before/src)",
+        help="also measure the code of this git revision (checked out into a temporary "
+        "worktree), or of a src folder given by its path",
     )
     parser.add_argument(
         "--src", type=Path, default=ROOT / "src", help="the current code (default: src/ here)"
@@ -477,7 +498,7 @@ def main() -> None:
 
     sides = {"current": args.src}
     if args.before:
-        sides = {"before": Path(args.before), **sides}
+        sides = {"before": _before_src(args.before), **sides}
     results: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cpu": cpu,
