@@ -108,11 +108,20 @@ export function createFindBar(root: HTMLElement, ctx: PanelContext, onClose: () 
     mark(match.partId);
     // Markdown and pages settle over the next frames: mark again once they did.
     schedule(remark, "read");
-    setTimeout(remark, 120);
+    for (const wait of [120, 400]) setTimeout(remark, wait);
   };
+  /** Mark the current match again, and bring its card back into view if pages drawn
+   * around it since moved it away. */
   const remark = () => {
     const match = result.matches[current];
-    if (match !== undefined && !el.hidden) mark(match.partId);
+    if (match === undefined || el.hidden) return;
+    mark(match.partId);
+    const card = cardOf(match.partId);
+    const scroller = card?.closest(".cs-transcript");
+    if (card === null || card === undefined || scroller === null || scroller === undefined) return;
+    const box = scroller.getBoundingClientRect();
+    const at = card.getBoundingClientRect();
+    if (at.bottom < box.top || at.top > box.bottom) card.scrollIntoView?.({ block: "center" });
   };
 
   const cardOf = (partId: string): HTMLElement | null =>

@@ -63,6 +63,7 @@ export function progressBar(progress: Progress, caption = ""): HTMLElement {
   const label = document.createElement("span");
   label.className = "cs-progress-label";
   label.textContent = caption ? `${caption} · ${progress.label}` : progress.label;
+  track.setAttribute("aria-label", caption || "progress");
   wrap.append(track, label);
   return wrap;
 }

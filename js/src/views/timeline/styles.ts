@@ -8,7 +8,7 @@ export const TIMELINE_CSS = `
 .cs-scrub-time { min-width: 5.5em; font-variant-numeric: tabular-nums; color: var(--jp-ui-font-color2, var(--cs-fg-muted)); }
 .cs-timeline.cs-scrubbing .cs-scrub-time { color: var(--jp-error-color1, var(--cs-error)); }
 .cs-timeline-help { padding: 0 6px; border-radius: 50%; cursor: help; color: var(--jp-ui-font-color2, var(--cs-fg-muted)); border: 1px solid var(--jp-border-color2, var(--cs-border)); }
-.cs-timeline-stage { position: relative; width: 100%; overflow: hidden; border: 1px solid var(--jp-border-color2, var(--cs-border)); border-radius: 3px; }
+.cs-timeline-stage { position: relative; box-sizing: border-box; width: 100%; overflow: hidden; border: 1px solid var(--jp-border-color2, var(--cs-border)); border-radius: 3px; }
 .cs-timeline-canvas { display: block; touch-action: none; outline: none; }
 .cs-timeline-tooltip { position: absolute; z-index: 2; max-width: min(480px, 90%); padding: 4px 6px; white-space: pre-wrap; overflow-wrap: anywhere; pointer-events: none; font-size: var(--jp-ui-font-size0, 11px); background: var(--jp-layout-color0, var(--cs-bg)); color: var(--jp-ui-font-color1, var(--cs-fg)); border: 1px solid var(--jp-border-color1, var(--cs-border)); border-radius: 3px; box-shadow: 0 1px 4px rgba(0, 0, 0, 0.2); }
 .cs-timeline-tooltip[hidden] { display: none; }

@@ -74,7 +74,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   const bar = el(doc, "div", "cs-timeline-controls");
   const zoomOut = button(doc, "−", "Zoom out", "cs-timeline-zoom-out");
   const zoomIn = button(doc, "+", "Zoom in", "cs-timeline-zoom-in");
-  const fit = button(doc, "Fit", "Show the whole run", "cs-timeline-fit");
+  const fit = button(doc, "Fit", "Fit: show the whole run", "cs-timeline-fit");
   const scrub = doc.createElement("input");
   scrub.type = "range";
   scrub.className = "cs-scrub-range";
@@ -83,7 +83,7 @@ export function mountTimeline(container: HTMLElement, ctx: PanelContext): () => 
   scrub.title = "Scrub: show the run as it stood at this time";
   scrub.setAttribute("aria-label", "Scrub time");
   const readout = el(doc, "span", "cs-scrub-time");
-  const live = button(doc, "Live", "Back to the live run", "cs-scrub-live");
+  const live = button(doc, "Live", "Live: back to the live run", "cs-scrub-live");
   const help = el(doc, "span", "cs-timeline-help");
   help.textContent = "?";
   help.title =
