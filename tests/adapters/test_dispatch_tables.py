@@ -68,3 +68,16 @@ def test_depth_is_still_limited() -> None:
     for _ in range(65):
         out = out[0]
     assert out == ["<nested too deep: list>"] or isinstance(out, str)
+
+
+def test_the_v4_data_stream_dispatches_each_part_code_through_its_table() -> None:
+    from chunkscope.adapters.legacy import DATA_STREAM_CODES, DataStreamV4Adapter
+
+    handled = set(DataStreamV4Adapter.HANDLERS)
+    assert handled == set("0gjhk2839abcedf")
+    assert handled <= DATA_STREAM_CODES
+    # a code the table does not know stays a raw chunk with its line
+    adapter = DataStreamV4Adapter()
+    chunks = adapter.feed('i:{"x": 1}\n')
+    assert [c["type"] for c in chunks] == ["raw"]
+    assert chunks[0]["payload"]["line"] == 'i:{"x": 1}'

@@ -23,7 +23,7 @@ import codecs
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, overload
 
-from ._base import StreamAdapter, as_dict
+from ._base import StreamAdapter, as_dict, on
 from ._json import parse_json_text, to_jsonable
 from ._writer import Chunk, finish_reason, make_usage
 
@@ -32,6 +32,9 @@ DATA_STREAM_HEADER = "x-vercel-ai-data-stream"
 
 DATA_STREAM_CODES = frozenset("0123456789abcdefghijk")
 """Part codes of the v4 data stream protocol."""
+
+_TEXT_CODES = frozenset("0g")
+"""Codes whose value is text: a value of another kind is kept as a raw chunk."""
 
 
 def v4_usage(raw: object) -> dict[str, int] | None:
@@ -97,63 +100,99 @@ class DataStreamV4Adapter(StreamAdapter):
         self._part(code, value, line)
 
     def _part(self, code: str, value: Any, line: str) -> None:
-        body = value if isinstance(value, dict) else {}
+        handler = self.HANDLERS.get(code)
+        if handler is None or (code in _TEXT_CODES and not isinstance(value, str)):
+            self.writer.raw({"format": self.format_name, "line": line})
+            return
+        handler(self, value, value if isinstance(value, dict) else {})
+
+    # One handler per part code of the v4 protocol; ``body`` is the value when it is a
+    # record, else empty.
+
+    @on("f")
+    def _step_start(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.step_start(message_id=body.get("messageId"))
+
+    @on("0")
+    def _text(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.end_reasoning()
+        self.writer.text(value)
+
+    @on("g")
+    def _reasoning(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.reasoning(value)
+
+    @on("j")
+    def _reasoning_signature(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.end_reasoning(body.get("signature"))
+
+    @on("h")
+    def _source(self, value: Any, body: dict[str, Any]) -> None:
         writer = self.writer
-        if code == "f":
-            writer.step_start(message_id=body.get("messageId"))
-        elif code == "0" and isinstance(value, str):
-            writer.end_reasoning()
-            writer.text(value)
-        elif code == "g" and isinstance(value, str):
-            writer.reasoning(value)
-        elif code == "j":
-            writer.end_reasoning(body.get("signature"))
-        elif code == "h":
-            writer.source(
-                str(body.get("id") or writer.new_id("source")),
-                str(body.get("sourceType") or "url"),
-                str(body.get("title") or body.get("url") or ""),
-                url=body.get("url"),
-                providerMetadata=body.get("providerMetadata"),
-            )
-        elif code == "k":
-            writer.file(
-                str(body.get("data") or ""), str(body.get("mimeType") or "application/octet-stream")
-            )
-        elif code == "2":
-            writer.data("v4", value)
-        elif code == "8":
-            writer.data("v4-annotations", value)
-        elif code == "3":
-            writer.error({"message": str(value)})
-        elif code == "9":
-            writer.tool_call(
-                str(body.get("toolCallId")), str(body.get("toolName") or ""), body.get("args")
-            )
-        elif code == "a":
-            writer.tool_result(
-                str(body.get("toolCallId")), body.get("toolName"), body.get("result")
-            )
-        elif code == "b":
-            writer.tool_input_start(str(body.get("toolCallId")), str(body.get("toolName") or ""))
-        elif code == "c":
-            writer.tool_input_delta(
-                str(body.get("toolCallId")), str(body.get("argsTextDelta") or "")
-            )
-        elif code == "e":
-            if not writer.step_open:
-                writer.step_start()
-            writer.step_finish(
-                finish_reason(body.get("finishReason")),
-                v4_usage(body.get("usage")),
-                {"isContinued": body.get("isContinued")},
-            )
-        elif code == "d":
-            self._ended = True
-            reason = finish_reason(body.get("finishReason")) if body.get("finishReason") else None
-            writer.finish(reason, v4_usage(body.get("usage")))
-        else:
-            writer.raw({"format": self.format_name, "line": line})
+        writer.source(
+            str(body.get("id") or writer.new_id("source")),
+            str(body.get("sourceType") or "url"),
+            str(body.get("title") or body.get("url") or ""),
+            url=body.get("url"),
+            providerMetadata=body.get("providerMetadata"),
+        )
+
+    @on("k")
+    def _file(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.file(
+            str(body.get("data") or ""), str(body.get("mimeType") or "application/octet-stream")
+        )
+
+    @on("2")
+    def _data(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.data("v4", value)
+
+    @on("8")
+    def _annotations(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.data("v4-annotations", value)
+
+    @on("3")
+    def _error(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.error({"message": str(value)})
+
+    @on("9")
+    def _tool_call(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.tool_call(
+            str(body.get("toolCallId")), str(body.get("toolName") or ""), body.get("args")
+        )
+
+    @on("a")
+    def _tool_result(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.tool_result(
+            str(body.get("toolCallId")), body.get("toolName"), body.get("result")
+        )
+
+    @on("b")
+    def _tool_input_start(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.tool_input_start(str(body.get("toolCallId")), str(body.get("toolName") or ""))
+
+    @on("c")
+    def _tool_input_delta(self, value: Any, body: dict[str, Any]) -> None:
+        self.writer.tool_input_delta(
+            str(body.get("toolCallId")), str(body.get("argsTextDelta") or "")
+        )
+
+    @on("e")
+    def _step_finish(self, value: Any, body: dict[str, Any]) -> None:
+        writer = self.writer
+        if not writer.step_open:
+            writer.step_start()
+        writer.step_finish(
+            finish_reason(body.get("finishReason")),
+            v4_usage(body.get("usage")),
+            {"isContinued": body.get("isContinued")},
+        )
+
+    @on("d")
+    def _finish(self, value: Any, body: dict[str, Any]) -> None:
+        self._ended = True
+        reason = finish_reason(body.get("finishReason")) if body.get("finishReason") else None
+        self.writer.finish(reason, v4_usage(body.get("usage")))
 
 
 _WORKFLOW_EVENTS = {
