@@ -17,7 +17,8 @@ def test_repr_is_deterministic_and_replaces_the_default_address() -> None:
     assert repr(view) == "StreamView(title='weather')"
     bundle = view._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
-    assert data["text/plain"] == "StreamView(title='weather')"
+    assert data["text/plain"].splitlines()[0] == "StreamView(title='weather')"
+    assert "0x" not in data["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in data
 
 
@@ -155,13 +156,16 @@ def test_show_as_a_cells_last_line_draws_the_view_once() -> None:
     ]
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     shown = [
-        [o["data"]["text/plain"] for o in cell.outputs if "data" in o] for cell in notebook.cells
+        [o["data"]["text/plain"].splitlines()[0] for o in cell.outputs if "data" in o]
+        for cell in notebook.cells
     ]
     assert shown == [
         ["StreamView(title='last line')"],
         ["StreamView(title='assigned')"],
         ["StreamView(title='assigned')"],  # a later cell draws a second view of it
     ]
+    # Both outputs of one view share its display id: a refresh updates them together.
+    assert notebook.cells[1].outputs[0]["data"] == notebook.cells[2].outputs[0]["data"]
 
 
 def test_inspector_rows_are_sent_only_once_a_page_asks_for_them() -> None:
@@ -234,3 +238,91 @@ def test_every_view_has_a_name_of_its_own_for_the_front_end() -> None:
     first, second = cs.StreamView(title="a"), cs.StreamView(title="a")
     names = {view.get_state()["_instance"] for view in (first, second)}
     assert len(names) == 2 and "" not in names
+
+
+def _sanitized(text: str) -> str:
+    import re
+
+    from chunkscope.live.widget import NBVAL_SANITIZE
+
+    for regex, replacement in NBVAL_SANITIZE.items():
+        text = re.sub(regex, replacement, text)
+    return text
+
+
+def test_the_output_bundle_carries_the_run_and_nbval_compares_only_its_stable_part() -> None:
+    from chunkscope.live.widget import LIVE_LINE
+
+    view = cs.show(cs.demo.stream(speed=0), title="demo", display=False)
+    before_plain, before_html = cs.StreamView(title="demo").readable()
+    state = view.result(timeout=30)
+    plain, rich = view.readable()
+    assert plain == (
+        f"StreamView(title='demo')\n{LIVE_LINE}the run as it ended, {state.chunk_count} chunks\n"
+        + state.transcript()
+    )
+    assert state.static_html() in rich
+    assert "data-progress" not in plain + rich
+    assert "downloading readings" not in plain + rich
+    # What the cell showed when it returned and what the file keeps after the run compare
+    # equal once nbval applied chunkscope's patterns; other outputs are left alone.
+    assert (
+        _sanitized(plain)
+        == _sanitized(before_plain)
+        == "StreamView(title='demo')\n" + (LIVE_LINE.rstrip())
+    )
+    assert _sanitized(rich) == _sanitized(before_html)
+    assert _sanitized(state.transcript()) == state.transcript()
+    assert _sanitized("StreamView(title='demo')\nsomething else") == (
+        "StreamView(title='demo')\nsomething else"
+    )
+
+
+def test_a_mid_run_refresh_states_its_age() -> None:
+    gate = threading.Event()
+
+    def source() -> Any:
+        chunks = list(cs.demo.stream(speed=0))
+        yield from chunks[:20]
+        gate.wait(10)
+
+    view = cs.show(source(), title="t", display=False)
+    try:
+        deadline = __import__("time").monotonic() + 10
+        while view.state.chunk_count < 20 and __import__("time").monotonic() < deadline:
+            __import__("time").sleep(0.01)
+        plain, rich = view.readable()
+        age = plain.splitlines()[1]
+        assert age.endswith("20 chunks; the run was still going")
+        assert " s, 20 chunks" in rich
+    finally:
+        gate.set()
+        view.result(timeout=30)
+
+
+def test_display_updates_the_bundle_in_place_at_each_persist_and_at_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import IPython.display
+
+    shown: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(
+        IPython.display,
+        "display",
+        lambda data, **kw: shown.append(("display", {"data": data, **kw})),
+    )
+    monkeypatch.setattr(
+        IPython.display,
+        "update_display",
+        lambda data, **kw: shown.append(("update", {"data": data, **kw})),
+    )
+    view = cs.show(cs.demo.stream(speed=0), title="demo")
+    view.result(timeout=30)
+    kinds = [kind for kind, _ in shown]
+    assert kinds[0] == "display" and "update" in kinds
+    ids = {entry["display_id"] for _, entry in shown}
+    assert len(ids) == 1
+    final = shown[-1][1]["data"]
+    assert "application/vnd.jupyter.widget-view+json" in final
+    assert final["text/plain"].endswith(view.state.transcript())
+    assert "the run as it ended" in final["text/html"]

@@ -5,7 +5,7 @@
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import { HeldFetcher } from "./held/fetcher";
 import type { FetchHeld } from "./held/values";
-import { isPacked, readSaved, type SavedSnapshot } from "./model/persisted";
+import { isPacked, readSaved, type SavedSnapshot, savedSeq, toSaved } from "./model/persisted";
 import { viewAt } from "./model/scrub";
 import { createStore, emptyState, fromSnapshot, type Store } from "./model/store";
 import type { Down, HeldAnswer, Model, Up } from "./model/wire";
@@ -72,6 +72,21 @@ function remember(model: WidgetModel, entry: ModelEntry | null): void {
 export const NO_KERNEL =
   "no kernel is connected to this view: the whole value stays in the kernel that ran the cell (run it again to see all of it)";
 
+/** How often (at most) a page writes what it holds into the model's `snapshot`. */
+export const SAVE_EVERY_MS = 1000;
+
+/** The widget manager's own model object, as a change event hands it to listeners: its
+ * `comm_live` decides whether the manager saves the model's state with the notebook. */
+interface LiveFlag {
+  comm_live: boolean;
+  on?: (event: string, callback: () => void) => void;
+  off?: (event: string, callback: () => void) => void;
+}
+
+function isLiveFlag(value: unknown): value is LiveFlag {
+  return isRecord(value) && typeof value.comm_live === "boolean";
+}
+
 /** The model's entry, created on first use: the store starts from the saved `snapshot`
  * trait when there is one, so a reopened notebook shows the run without a kernel. */
 function entryFor(model: WidgetModel): ModelEntry {
@@ -91,17 +106,80 @@ function entryFor(model: WidgetModel): ModelEntry {
     if (isRecord(msg) && msg.kind === "held") fetcher.receive(msg as unknown as HeldAnswer);
     else store.dispatch(msg as Down);
   };
+  // The manager's model, learned from the first change of the trait (Backbone passes it to
+  // change listeners): see `keepSaved` below.
+  let managed: LiveFlag | null = null;
   // A packed saved run is decoded only when it is ahead of what the live messages brought.
-  const onSnapshot = () =>
+  const onSnapshot = (changed?: unknown) => {
+    if (managed === null && isLiveFlag(changed)) {
+      managed = changed;
+      managed.on?.("comm_live_update", keepSaved);
+    }
     readSaved(
       model.get("snapshot") as SavedSnapshot,
       store.get().seq,
       (snapshot) => store.adoptSaved(snapshot),
       (problem) => store.report(problem),
     );
+  };
   if (!plain) onSnapshot();
   model.on("msg:custom", onMessage);
   model.on("change:snapshot", onSnapshot);
+
+  // The page keeps the saved run current. The kernel writes the trait rarely (a growth
+  // schedule and the end); the widget manager saves each model's state from the page's copy,
+  // so the page writes what it holds into its own copy of `snapshot` (never sent to the
+  // kernel) at most once a second: a notebook saved after the kernel died keeps everything
+  // the page showed. Transient items are never written.
+  let saveTimer: ReturnType<typeof setTimeout> | null = null;
+  let writing = false;
+  let wrote = false;
+  let cost = 0;
+  const behind = () =>
+    store.get().seq > savedSeq(model.get("snapshot") as SavedSnapshot) && store.get().snapshotSeen;
+  const writeSaved = () => {
+    saveTimer = null;
+    if (!behind()) return;
+    if (writing) {
+      scheduleSave();
+      return;
+    }
+    writing = true;
+    const started = Date.now();
+    const state = store.get();
+    // toSaved copies the state before its first await: this is the run as it is now.
+    toSaved(state)
+      .then(
+        (value) => {
+          if (savedSeq(value) > savedSeq(model.get("snapshot") as SavedSnapshot)) {
+            model.set("snapshot", value);
+            wrote = true;
+          }
+        },
+        (error: unknown) => store.report(`the run could not be kept for saving (${String(error)})`),
+      )
+      .finally(() => {
+        writing = false;
+        cost = Date.now() - started;
+      });
+  };
+  const scheduleSave = () => {
+    if (saveTimer !== null || !behind()) return;
+    // The first write comes at once (it also tells the page the manager's model); later
+    // ones at most once a second, and rarer when writing a large run takes long.
+    saveTimer = setTimeout(writeSaved, wrote ? Math.max(SAVE_EVERY_MS, 20 * cost) : 0);
+  };
+  // The manager leaves out of the saved state every model whose kernel connection it marked
+  // dead (when the kernel restarts, after dying or on request). A run this page holds is
+  // kept in it: what the page shows is what the file keeps.
+  const keepSaved = () => {
+    if (managed === null || managed.comm_live || store.get().seq <= 0) return;
+    if (saveTimer !== null) {
+      clearTimeout(saveTimer);
+      writeSaved();
+    }
+    managed.comm_live = true;
+  };
 
   // Rows are asked for once a view wants them and a kernel has answered; the kernel then
   // keeps sending them to every page of the model, so one request is enough.
@@ -124,6 +202,7 @@ function entryFor(model: WidgetModel): ModelEntry {
       askedForResync = false;
     }
     askForRows();
+    scheduleSave();
   });
 
   const entry: ModelEntry = {
@@ -143,6 +222,8 @@ function entryFor(model: WidgetModel): ModelEntry {
       fetcher.dispose();
       model.off("msg:custom", onMessage);
       model.off("change:snapshot", onSnapshot);
+      managed?.off?.("comm_live_update", keepSaved);
+      if (saveTimer !== null) clearTimeout(saveTimer);
       stopWatching();
       remember(model, null);
     },

@@ -54,3 +54,11 @@ def pytest_unconfigure(config: Any) -> None:
         os.environ.pop(ENV_VAR, None)
     else:
         os.environ[ENV_VAR] = saved
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """Under ``--nbval``: the part of a ``cs.show()`` output refreshed after its cell
+    returned is not compared (``chunkscope.live.nbval_rules``)."""
+    from .live.nbval_rules import add_patterns
+
+    add_patterns(items)

@@ -88,3 +88,34 @@ export function readSaved(
     );
   });
 }
+
+/** Snapshots whose JSON is longer than this are packed (as the kernel does). */
+export const PACK_OVER_CHARS = 256 * 1024;
+
+/** What a page holds of a run, enough to save it: the store state's persisted fields. */
+export interface HeldRun {
+  seq: number;
+  run: Snapshot["run"];
+  parts: Snapshot["parts"];
+  rows: NonNullable<Snapshot["rows"]>;
+  rowsLoaded: boolean;
+}
+
+/**
+ * The saved form of what the page holds: a plain Snapshot for a small run, a packed one
+ * for a large run. A copy, so later ops never write into the trait value. Transient items
+ * are never in it; rows only when the page has them all.
+ */
+export async function toSaved(held: HeldRun): Promise<Snapshot | WirePackedSnapshot> {
+  const snapshot: Snapshot = { v: 1, seq: held.seq, run: held.run, parts: held.parts };
+  if (held.rowsLoaded) snapshot.rows = held.rows;
+  const text = JSON.stringify(snapshot);
+  if (text.length <= PACK_OVER_CHARS) return JSON.parse(text) as Snapshot;
+  return { v: 1, seq: held.seq, encoding: PACKED_ENCODING, data: await pack(text) };
+}
+
+/** The zlib-wrapped deflate of `text`'s UTF-8, as `unpack` and the kernel read it. */
+export async function pack(text: string): Promise<DataView> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate"));
+  return new DataView(await new Response(stream).arrayBuffer());
+}

@@ -3,10 +3,17 @@
 Synced traits hold only what must survive (``title`` and the compact ``snapshot``); live
 batches and transient chunks travel as custom messages (``docs/wire.md``). The widget is thin:
 the fold is ``RunState``'s, the pacing ``Channel``'s, the reading ``Consumer``'s.
+
+The cell's output bundle is readable without the widget: beside the widget view it holds the
+run's transcript (``text/plain``) and static HTML (``text/html``), refreshed in place through
+the display id whenever the persisted snapshot is, and at the end (``docs/saving.md``). Both
+open with a fixed marker so that nbval compares only the part that is known when the cell
+returns (``NBVAL_SANITIZE``).
 """
 
 from __future__ import annotations
 
+import html
 import uuid
 from collections.abc import Generator
 from pathlib import Path
@@ -24,6 +31,29 @@ from ..wire.schema import RowsMessage
 from .consume import Channel, Consumer
 
 _STATIC = Path(__file__).parent.parent / "static"
+
+WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
+"""The MIME type of the widget view in an output bundle."""
+
+LIVE_LINE = "chunkscope live output: "
+"""Opens the second line of the bundle's ``text/plain``, which says how old the run is."""
+
+HTML_OPEN = "<!-- chunkscope:live -->"
+"""Opens the bundle's ``text/html``; ``HTML_CLOSE`` ends it."""
+
+HTML_CLOSE = "<!-- /chunkscope:live -->"
+"""Ends the bundle's ``text/html``."""
+
+NBVAL_SANITIZE: dict[str, str] = {
+    r"(?s)\A(StreamView\(title=[^\n]*\)\n" + LIVE_LINE.rstrip() + r").*\Z": r"\1",
+    r"(?s)" + HTML_OPEN + ".*" + HTML_CLOSE: HTML_OPEN + HTML_CLOSE,
+}
+"""Regex → replacement pairs that reduce a StreamView bundle to what is known when its cell
+returns: the first line of ``text/plain`` (``StreamView(title=...)``) and the marker line's
+opening, and the markers of ``text/html``. The run itself is refreshed after the cell returned
+(nbval never sees those updates, a saved notebook keeps the last one), so nbval must not
+compare it. chunkscope's pytest plugin hands these to nbval; in a sanitize file they are
+written as ``regex: <pattern>`` / ``replace: <replacement>`` pairs."""
 
 
 class StreamView(anywidget.AnyWidget):
@@ -64,6 +94,8 @@ class StreamView(anywidget.AnyWidget):
         """The run as folded so far (live while streaming)."""
         self._channel = Channel(self.state, _WidgetSink(self), max_rate=max_rate)
         self._shown_in: int | None = None
+        self._display_id = f"chunkscope-{self._instance}"
+        self._displayed = False
         self.on_msg(self._on_front_end_message)
         self._consumer: Consumer | None = None
         if source is not None:
@@ -138,6 +170,7 @@ class StreamView(anywidget.AnyWidget):
         # notebook executed headless save the finished run.
         if self.done and self.snapshot is not None:
             self.send_state("snapshot")
+            self._refresh_display()
 
     def stop(self) -> None:
         """Stop reading the source; the run ends ``aborted``."""
@@ -152,37 +185,85 @@ class StreamView(anywidget.AnyWidget):
         of the returned view does not draw it a second time; a later cell does."""
         try:
             from IPython import get_ipython
-            from IPython.display import display
         except ImportError:
             return
-        display(self)  # type: ignore[no-untyped-call]
+        self._display_bundle()
         shell = get_ipython()
         self._shown_in = getattr(shell, "execution_count", None) if shell else None
 
     def _ipython_display_(self) -> None:
         from IPython import get_ipython
-        from IPython.display import display
 
         shell = get_ipython()
         count = getattr(shell, "execution_count", None) if shell else None
         if self._shown_in is not None and count == self._shown_in:
             self._shown_in = None  # the echo of the cell that showed it
             return
+        self._display_bundle()
+
+    def _display_bundle(self) -> None:
+        # Every output of this view shares one display id, so each refresh updates all of
+        # them in place (JupyterLab, nbclient and so nbconvert --execute follow display ids).
+        from IPython.display import display
+
+        data, metadata = self._bundle()
+        display(data, metadata=metadata, raw=True, display_id=self._display_id)  # type: ignore[no-untyped-call]
+        self._displayed = True
+
+    def _refresh_display(self) -> None:
+        """Bring every displayed output of this view up to date with the run."""
+        if not self._displayed:
+            return
+        try:
+            from IPython.display import update_display
+        except ImportError:
+            return
+        data, metadata = self._bundle()
+        update_display(data, raw=True, metadata=metadata, display_id=self._display_id)  # type: ignore[no-untyped-call]
+
+    def _bundle(self) -> tuple[dict[str, Any], dict[str, Any]]:
         bundle = self._repr_mimebundle_()
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
+        return dict(data), dict(metadata or {})
 
     def __repr__(self) -> str:
         return f"StreamView(title={self.title!r})"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         # anywidget's bundle has the default object repr (a memory address) as text/plain,
-        # which changes on every run and breaks nbval: put the deterministic repr there.
+        # which changes on every run and breaks nbval: put the deterministic repr there,
+        # followed by the run as it stands (what a reader without the widget sees).
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         if isinstance(data, dict):
-            data["text/plain"] = repr(self)
+            plain, rich = self.readable()
+            data["text/plain"] = plain
+            data["text/html"] = rich
         return bundle
+
+    def readable(self) -> tuple[str, str]:
+        """The run as a reader without the widget sees it: ``text/plain`` (this view's repr,
+        a line saying how old the run is, the deterministic transcript) and ``text/html``
+        (the same line and the static HTML), as the cell's output bundle holds them. Never
+        holds a transient chunk."""
+        with self._channel.lock:
+            state = self.state
+            if state.ended:
+                age = f"the run as it ended, {state.chunk_count} chunks"
+            else:
+                age = (
+                    f"as of {state.elapsed_ms / 1000:.1f} s, {state.chunk_count} chunks; "
+                    "the run was still going"
+                )
+            transcript = state.transcript()
+            static = state.static_html()
+        plain = f"{self!r}\n{LIVE_LINE}{age}\n{transcript}"
+        rich = (
+            f'{HTML_OPEN}<div class="chunkscope-saved">'
+            f'<p style="margin:0 0 4px;opacity:0.7;font-size:12px">'
+            f"{html.escape(LIVE_LINE + age)}</p>{static}</div>{HTML_CLOSE}"
+        )
+        return plain, rich
 
     def transcript(self) -> str:
         """The run so far as deterministic text (no ids, timestamps or durations)."""
@@ -233,3 +314,6 @@ class _WidgetSink:
         packed = pack_snapshot(snapshot)
         with self._view.hold_sync():
             self._view.snapshot = packed
+        # The readable output follows the saved snapshot's schedule: a notebook saved
+        # without widget state keeps the run as of this moment.
+        self._view._refresh_display()
