@@ -20,6 +20,7 @@ __all__ = [
     "AGENT_CHUNK_TYPES",
     "CHUNK_CLASSES",
     "NETWORK_CHUNK_TYPES",
+    "PLAIN_DEPTH",
     "WORKFLOW_CHUNK_TYPES",
     "AbortChunk",
     "AgentExecutionAbortChunk",
@@ -199,4 +200,5 @@ __all__ = [
     "chunk_family",
     "is_transient",
     "parse_chunk",
+    "parse_chunk_shaped",
 ]

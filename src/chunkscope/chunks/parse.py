@@ -124,9 +124,11 @@ __all__ = [
     "AGENT_CHUNK_TYPES",
     "CHUNK_CLASSES",
     "NETWORK_CHUNK_TYPES",
+    "PLAIN_DEPTH",
     "WORKFLOW_CHUNK_TYPES",
     "Chunk",
     "parse_chunk",
+    "parse_chunk_shaped",
 ]
 
 
@@ -400,30 +402,46 @@ _JSON_LEAF_TYPES = frozenset(_JSON_LEAVES)
 _CONTAINERS = (dict, list, tuple)
 
 
-def _has_exotic_leaf(value: Any) -> bool:
-    """Whether dicts and lists in ``value`` hold a leaf that is not a JSON scalar."""
-    stack: list[Any] = [value]
+PLAIN_DEPTH = 200
+"""A chunk whose values nest no deeper than this, with JSON scalars for leaves, always dumps:
+whoever shows it need not check it again."""
+
+_PLAIN, _EXOTIC, _DEEP = 0, 1, 2
+
+
+def _json_shape(value: Any) -> int:
+    """``_EXOTIC`` when dicts and lists in ``value`` hold a leaf that is not a JSON scalar,
+    ``_DEEP`` when they nest to ``PLAIN_DEPTH``, else ``_PLAIN``; one walk for both."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    deep = False
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
+        if depth >= PLAIN_DEPTH:
+            deep = True  # and go on: a leaf that is not JSON may still lie below
         for child in item.values() if isinstance(item, dict) else item:
             # Exact types first: this runs on every chunk, and isinstance is the slow path.
             if type(child) in _JSON_LEAF_TYPES:
                 continue
             if isinstance(child, _CONTAINERS):
-                stack.append(child)
+                stack.append((child, depth + 1))
             elif not isinstance(child, _JSON_LEAVES):
-                return True
-    return False
+                return _EXOTIC
+    return _DEEP if deep else _PLAIN
 
 
 def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
+    return _parse_dict_shaped(data, depth)[0]
+
+
+def _parse_dict_shaped(data: dict[Any, Any], depth: int) -> tuple[Chunk, bool]:
+    """The chunk, and whether it was read from plain JSON no deeper than ``PLAIN_DEPTH``."""
     kind = data.get("type")
     if kind.__class__ is str:
         fast = FAST_PARSERS.get(kind)
         if fast is not None and data.__class__ is dict:
             chunk: Chunk | None = fast(data)
             if chunk is not None:
-                return chunk
+                return chunk, True
         validate = _VALIDATORS.get(kind) or _validator_for(kind)
     elif isinstance(kind, str):
         validate = _validator_for(kind)
@@ -433,21 +451,27 @@ def _parse_dict(data: dict[Any, Any], depth: int) -> Chunk:
             if kind is None and "type" not in data
             else (f"expected a string, got {_json_kind(kind)}")
         )
-        return _invalid(None, [("type", problem)], data)
+        return _invalid(None, [("type", problem)], data), False
     try:
         chunk = validate(data, context={"depth": depth}) if depth else validate(data)
     except ValidationError as err:
-        return _invalid(str(kind), _issues(err), data)
+        return _invalid(str(kind), _issues(err), data), False
     except RecursionError:
-        return _invalid(str(kind), [("", "input nested too deeply to validate")], data)
-    if not depth and _has_exotic_leaf(data):
+        return _invalid(str(kind), [("", "input nested too deeply to validate")], data), False
+    if depth:
+        return chunk, False
+    shape = _json_shape(data)
+    if shape == _EXOTIC:
         # A Python value that is not JSON (bytes, a set, an object ...): fine if the model
         # can dump it, otherwise the chunk cannot be shown and is reported here, not later.
         try:
             chunk.model_dump(by_alias=True, exclude_unset=True, mode="json")
         except Exception as err:
-            return _invalid(str(kind), [("", f"holds a value that is not JSON: {err}")], data)
-    return chunk
+            return (
+                _invalid(str(kind), [("", f"holds a value that is not JSON: {err}")], data),
+                False,
+            )
+    return chunk, shape == _PLAIN
 
 
 use_nested_parser(_parse_dict)
@@ -501,7 +525,7 @@ def parse_chunk(obj: Mapping[str, Any] | str | bytes | BaseChunk | InvalidChunk)
     """
     try:
         if isinstance(obj, dict):
-            return _parse_dict(obj, 0)
+            return _parse_dict_shaped(obj, 0)[0]
         if isinstance(obj, (BaseChunk, InvalidChunk)):
             # Every BaseChunk this module makes is a member of the union.
             return cast(Chunk, obj)
@@ -514,3 +538,14 @@ def parse_chunk(obj: Mapping[str, Any] | str | bytes | BaseChunk | InvalidChunk)
         return _invalid(None, [("", f"expected a JSON object, got {_json_kind(obj)}")], obj)
     except Exception as err:  # a hostile Mapping or str subclass must not escape
         return _invalid(None, [("", f"could not be read: {type(err).__name__}: {err}")], obj)
+
+
+def parse_chunk_shaped(obj: Any) -> tuple[Chunk, bool]:
+    """``parse_chunk(obj)``, and whether the chunk was read from a dict of plain JSON no deeper
+    than ``PLAIN_DEPTH`` (so it dumps without a check); False when that is not known."""
+    if obj.__class__ is dict:
+        try:
+            return _parse_dict_shaped(obj, 0)
+        except Exception:  # the same refusal parse_chunk gives, made there
+            pass
+    return parse_chunk(obj), False

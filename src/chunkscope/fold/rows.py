@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..chunks.models import (
+    PLAIN_DEPTH,
     BaseChunk,
     Chunk,
     InvalidChunk,
@@ -39,7 +40,7 @@ so the saved notebook holds the text once, not twice."""
 
 DELTA_TYPES = frozenset({"text-delta", "reasoning-delta", "tool-call-delta"})
 
-_SAFE_DEPTH = 200
+_SAFE_DEPTH = PLAIN_DEPTH
 """Values nested no deeper than this always dump; a deeper chunk is dumped while folding, to
 report at once that its row had to be cut."""
 
@@ -134,15 +135,18 @@ class Rows:
         part: str | None,
         ops: list[Op],
         on_cut: Callable[[Chunk, float, int], object],
+        *,
+        plain: bool = False,
     ) -> None:
         """Record the row of a folded chunk, merging runs of deltas of one part. ``on_cut``
-        runs when the chunk nests too deeply for its row to show it whole."""
+        runs when the chunk nests too deeply for its row to show it whole; ``plain`` says the
+        chunk was read from plain, shallow JSON (its parse checked), so it needs no check."""
         mergeable = chunk.type in DELTA_TYPES and not isinstance(chunk, InvalidChunk)
         if mergeable and self.merge(chunk.type, part, t, delta_text(chunk)):
             return
         self.close(ops)
         json: Any = None
-        if not isinstance(chunk, InvalidChunk) and dumps_unsafely(chunk):
+        if not plain and not isinstance(chunk, InvalidChunk) and dumps_unsafely(chunk):
             json = dump(chunk)
             if isinstance(json, TooDeep):
                 json = dict(json)

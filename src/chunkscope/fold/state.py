@@ -20,30 +20,27 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..chunks.models import CHUNK_CLASSES, BaseChunk, Chunk, is_transient, parse_chunk
+from ..chunks.models import (
+    CHUNK_CLASSES,
+    BaseChunk,
+    Chunk,
+    is_transient,
+    parse_chunk,
+    parse_chunk_shaped,
+)
 from ..wire.safejson import clip_for_wire
 from .context import INTERNAL_FAILURE, TERMINAL, Fold, Op, RunValues, message_of
 from .dispatch import fold_chunk, fold_nested
 from .lane import LANE_TYPES, fold_delta
 from .parts import (
-    BackgroundTask,
-    DataPart,
-    FilePart,
-    NestedRun,
     Notice,
     Part,
-    ReasoningPart,
-    SourcePart,
-    StepPart,
-    TextPart,
-    ToolCall,
     Usage,
-    WorkflowRun,
-    WorkflowStep,
 )
 from .presenter import presenter
 from .rows import MERGED_ROW_TEXT, ROW_JSON_LIMIT, ROW_MERGE_MS, Rows
 from .tools import ARGS_REPARSE_MS
+from .values import RunViews
 
 __all__ = [
     "ARGS_REPARSE_MS",
@@ -83,7 +80,7 @@ def _strict_default() -> bool:
     return os.environ.get(STRICT_ENV, "") not in ("", "0")
 
 
-class RunState(RunValues):
+class RunState(RunValues, RunViews):
     """Everything a run said so far, folded chunk by chunk.
 
     >>> state = RunState()
@@ -144,101 +141,6 @@ class RunState(RunValues):
     def row_ops(self, on: bool) -> None:
         self._rows.emit = on
 
-    @property
-    def text(self) -> str:
-        """The last step's answer text, as Mastra's ``stream.text`` resolves it."""
-        root = self._fold.root
-        parts = root.text_parts_by_step.get(root.step_id)
-        if not parts and root.text_parts_by_step:
-            parts = list(root.text_parts_by_step.values())[-1]
-        return "".join(p.text for p in parts or ())
-
-    @property
-    def full_text(self) -> str:
-        """The answer text of every step of the top-level run, in order."""
-        return "".join(p.text for p in self.parts if isinstance(p, TextPart) and p.parent is None)
-
-    @property
-    def reasoning_text(self) -> str:
-        """All reasoning of the top-level run (Mastra's ``reasoningText``)."""
-        return "".join(
-            p.text for p in self.parts if isinstance(p, ReasoningPart) and p.parent is None
-        )
-
-    @property
-    def steps(self) -> list[StepPart]:
-        """The top-level run's steps."""
-        return [p for p in self.parts if isinstance(p, StepPart) and p.parent is None]
-
-    @property
-    def tool_calls(self) -> list[ToolCall]:
-        """Every tool call of the top-level run, whatever became of it."""
-        return [p for p in self.parts if isinstance(p, ToolCall) and p.parent is None]
-
-    @property
-    def tool_results(self) -> list[ToolCall]:
-        """The top-level tool calls that returned a result (Mastra's ``toolResults``: a call
-        that ended in ``tool-error`` is not one)."""
-        return [p for p in self.tool_calls if p.has_result]
-
-    @property
-    def sources(self) -> list[SourcePart]:
-        """Every source cited."""
-        return self.parts_of(SourcePart)
-
-    @property
-    def files(self) -> list[FilePart]:
-        """Every file produced."""
-        return self.parts_of(FilePart)
-
-    @property
-    def object(self) -> Any:
-        """The structured output (partial while streaming), or None."""
-        obj = self._fold.root.objects
-        return None if obj is None else obj.object
-
-    @property
-    def data(self) -> list[DataPart]:
-        """Persisted ``data-*`` parts, each reconciled to its latest value."""
-        return self.parts_of(DataPart)
-
-    @property
-    def background_tasks(self) -> list[BackgroundTask]:
-        """Background tasks and what became of them."""
-        return self.parts_of(BackgroundTask)
-
-    @property
-    def workflow(self) -> WorkflowRun | None:
-        """The top-level workflow run, for workflow streams."""
-        return self._fold.root.workflow
-
-    @property
-    def workflow_steps(self) -> list[WorkflowStep]:
-        """Every workflow step, nested ones included."""
-        return self.parts_of(WorkflowStep)
-
-    @property
-    def nested_runs(self) -> list[NestedRun]:
-        """Runs found inside tool outputs and workflow step outputs."""
-        return self.parts_of(NestedRun)
-
-    @property
-    def notices(self) -> list[Notice]:
-        """Errors, aborts, tripwires, goals and bad chunks, in order."""
-        return self.parts_of(Notice)
-
-    def parts_of(self, kind: type[P]) -> list[P]:
-        """Every part of one kind (``SourcePart``, ``ToolCall`` ...), nested ones included."""
-        return [p for p in self.parts if isinstance(p, kind)]
-
-    def part(self, part_id: str) -> Part | None:
-        """The part with this id."""
-        return self._fold.by_id.get(part_id)
-
-    def children(self, part_id: str | None) -> list[Part]:
-        """Parts nested directly under ``part_id`` (None: the top level)."""
-        return [p for p in self.parts if p.parent == part_id]
-
     # ----------------------------------------------------------------- folding
 
     def now(self) -> float:
@@ -268,7 +170,9 @@ class RunState(RunValues):
         index = self.chunk_count
         self.chunk_count += 1
         self.elapsed_ms = max(self.elapsed_ms, t)
-        parsed = _as_model(parse_chunk(chunk))
+        parsed, plain = parse_chunk_shaped(chunk)
+        if not plain:
+            parsed = _as_model(parsed)
         type_ = parsed.type
         if is_transient(parsed):
             cx.transient_item(parsed, t, index)
@@ -284,7 +188,8 @@ class RunState(RunValues):
                 cx.problem(self.errors, message, where, t, kind, index)
                 cx.notice(cx.root, "error", "invalid", f"chunk {index}: {message}", None, t, index)
             else:
-                self._rows.add(parsed, t, index, part.id if part else None, cx.ops, self._cut)
+                part_id = part.id if part else None
+                self._rows.add(parsed, t, index, part_id, cx.ops, self._cut, plain=plain)
         ops, cx.ops = cx.ops, []
         return ops
 
