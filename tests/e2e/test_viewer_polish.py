@@ -134,7 +134,7 @@ def test_code_block_is_highlighted_and_copies_its_text(open_page: Any, polish_pa
     page = open_page(polish_page)
     code = page.locator(".cs-part-text .cs-code")
     page.wait_for_selector(".cs-part-text .cs-code code.hljs .hljs-keyword")
-    assert code.locator(".cs-code-lang").text_content() == "python"
+    assert code.locator(".cs-code-lang").get_attribute("data-lang") == "python"
     keywords = code.locator(".hljs-keyword").all_text_contents()
     assert "def" in keywords and "return" in keywords
     assert code.locator(".hljs-comment").text_content() == "# 42"
@@ -335,6 +335,20 @@ def test_keyboard_moves_through_tabs_cards_and_timeline(open_page: Any, polish_p
     page.keyboard.press("Enter")
     assert page.get_by_role("tab", name="Transcript").get_attribute("aria-selected") == "true"
     assert page.locator(".cs-blocks .cs-selected").count() == 1
+
+    # The inspector: arrow keys move through the rows, Enter opens the row's part.
+    page.get_by_role("tab", name="Chunks").click()
+    page.locator(".cs-inspector-list .cs-row", has_text="tool-call").first.click()
+    listbox = page.get_by_role("listbox", name="Chunks")
+    expect(listbox).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    active = listbox.get_attribute("aria-activedescendant")
+    assert active is not None
+    assert "tool-call" in (page.locator(f"#{active}").text_content() or "")
+    page.keyboard.press("Enter")
+    assert page.get_by_role("tab", name="Transcript").get_attribute("aria-selected") == "true"
+    assert page.locator(".cs-blocks .cs-part-tool.cs-selected").count() == 1
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

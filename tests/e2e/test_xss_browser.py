@@ -73,8 +73,10 @@ _AUDIT_JS = """
 }
 """
 
-#: The form controls and style elements the widget draws itself (timeline, inspector).
+#: The form controls and style elements the widget draws itself (find, timeline, inspector).
 OWN_CONTROLS = [
+    "input.cs-find-input in cs-find",
+    "select.cs-find-kind in cs-find",
     "input.cs-scrub-range in cs-timeline-controls",
     "input.cs-inspector-type in cs-inspector-controls",
 ]

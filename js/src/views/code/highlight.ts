@@ -49,7 +49,10 @@ export function decorateCode(root: ParentNode, sanitize: SpanSanitizer): Promise
     const language = languageOf(code);
     const box = h("div", "cs-code");
     const bar = h("div", "cs-code-bar");
-    const label = h("span", "cs-code-lang", language);
+    // The language is drawn from the attribute (like the copy button's label), so the
+    // block's text stays the code alone.
+    const label = h("span", "cs-code-lang");
+    label.dataset.lang = language;
     bar.append(
       label,
       copyButton(`code${language ? ` (${language})` : ""}`, () => text),
@@ -66,7 +69,7 @@ export function decorateCode(root: ParentNode, sanitize: SpanSanitizer): Promise
           if (nodes === null) return;
           code.replaceChildren(nodes);
           code.classList.add("hljs");
-          if (language === "") label.textContent = result.language.toLowerCase();
+          if (language === "") label.dataset.lang = result.language.toLowerCase();
         })
         .catch(() => {
           // Left plain: highlighting is a nicety.

@@ -25,6 +25,9 @@ import {
 import { INSPECTOR_CSS } from "./styles";
 
 /** Height of one list row (CSS px); fixed so the window is a simple division. */
+
+/** Numbers the inspectors on a page, for unique element ids. */
+let inspectorCount = 0;
 export const ROW_HEIGHT = 20;
 /** Rows drawn above and below the visible ones, so fast scrolling shows no gaps. */
 const OVERSCAN = 12;
@@ -68,6 +71,8 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
   const body = el(doc, "div", "cs-inspector-body");
   const list = el(doc, "div", "cs-inspector-list");
   list.tabIndex = 0;
+  inspectorCount += 1;
+  list.id = `cs-inspector-list-${inspectorCount}`;
   list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", "Chunks");
   const spacer = el(doc, "div", "cs-inspector-spacer");
@@ -225,6 +230,7 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
     while (pool.length < needed) {
       const line = el(doc, "div", "cs-row");
       line.setAttribute("role", "option");
+      line.id = `${list.id}-row-${pool.length}`;
       for (const cls of ["cs-row-t", "cs-row-type", "cs-row-from", "cs-row-n", "cs-row-live"]) {
         line.append(el(doc, "span", cls));
       }
@@ -232,6 +238,7 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
       list.append(line);
     }
     const linked = ctx.selection.get();
+    let active: string | null = null;
     pool.forEach((line, k) => {
       const row = shown[first + k];
       if (k >= needed || row === undefined) {
@@ -253,7 +260,11 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
       line.classList.toggle("cs-live", isLive(row));
       line.setAttribute("aria-selected", String(key === selectedKey));
       line.dataset.family = row.family;
+      if (key === selectedKey) active = line.id;
     });
+    // The list keeps the focus; the selected option is announced through it.
+    if (active === null) list.removeAttribute("aria-activedescendant");
+    else list.setAttribute("aria-activedescendant", active);
   };
 
   /** Show the selected row's JSON; a merged delta row that grew is redrawn in place. */
@@ -321,6 +332,15 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
     if (row !== undefined) select(row);
   });
   list.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      // Enter opens the selected chunk's part in the transcript.
+      const row = shown.find((r) => rowKey(r) === selectedKey);
+      if (row?.part !== null && row?.part !== undefined) {
+        event.preventDefault();
+        ctx.scrollToPart(row.part);
+      }
+      return;
+    }
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
     event.preventDefault();
     const at = selectedKey === null ? -1 : shown.findIndex((r) => rowKey(r) === selectedKey);

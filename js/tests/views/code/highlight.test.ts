@@ -12,7 +12,7 @@ function holder(markdown: string): HTMLElement {
 describe("code blocks", () => {
   it("get a bar with the language and a copy button, then highlighted spans", async () => {
     const el = holder("```python\ndef add(a, b):\n    return a + b  # sum\n```\n");
-    expect(el.querySelector(".cs-code-lang")?.textContent).toBe("python");
+    expect((el.querySelector(".cs-code-lang") as HTMLElement).dataset.lang).toBe("python");
     expect(el.querySelector(".cs-code .cs-copy")?.getAttribute("aria-label")).toBe(
       "Copy code (python)",
     );
