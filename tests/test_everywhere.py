@@ -126,8 +126,13 @@ def test_saved_outputs_carry_the_final_transcripts(executed: Any) -> None:
     assert outputs[1][0]["data"]["text/plain"] == demo_state().transcript()
     assert outputs[1][0]["data"]["text/html"] == demo_state().static_html()
     assert outputs[3][0]["data"]["text/plain"] == replay_state().transcript()
-    # The view's own output: its deterministic repr next to the widget reference.
-    assert outputs[0][0]["data"]["text/plain"] == "StreamView(title='weather demo')"
+    # The view's own output, refreshed in place to the end of the run: its deterministic repr,
+    # how old the output is, then the run's transcript, next to the widget reference.
+    plain = outputs[0][0]["data"]["text/plain"]
+    first, age, rest = plain.split("\n", 2)
+    assert first == "StreamView(title='weather demo')"
+    assert age.startswith("chunkscope live output: the run as it ended, ")
+    assert rest == demo_state().transcript()
 
 
 def test_html_export_with_widget_state_reads_without_a_kernel(executed: Any) -> None:
@@ -186,7 +191,7 @@ def test_html_export_of_nbconvert_execute_has_no_cdn_at_all(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr[-3000:]
     page = (tmp_path / "runs.html").read_text(encoding="utf-8")
-    assert "<pre>StreamView(title='weather demo')</pre>" in page
+    assert 'class="chunkscope-saved"' in page  # the view's readable output, as HTML
     for line in first_lines(demo_state()):
         assert line in page
     assert not re.search(r"unpkg|jsdelivr", page, re.IGNORECASE)
@@ -241,8 +246,10 @@ def test_without_a_front_end_the_run_ends_and_the_transcript_is_printed(
     done = run_python(argv)
     assert done.returncode == 0, done.stderr[-3000:]
     before, _, transcript = done.stdout.partition("=== transcript\n")
-    # display() outside a notebook shows the view's deterministic repr, nothing more.
-    assert before.strip() == "StreamView(title='weather demo')"
+    # display() outside a notebook shows the view's repr and the run as it stands then.
+    lines = before.strip().splitlines()
+    assert lines[0] == "StreamView(title='weather demo')"
+    assert lines[1].startswith("chunkscope live output: ")
     assert transcript.rstrip("\n") == demo_state().transcript()
     for marker in TRANSIENT_MARKERS:
         assert marker not in done.stdout

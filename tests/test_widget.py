@@ -303,9 +303,12 @@ def test_a_mid_run_refresh_states_its_age() -> None:
 def test_display_updates_the_bundle_in_place_at_each_persist_and_at_the_end(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    import IPython
     import IPython.display
 
     shown: list[tuple[str, dict[str, Any]]] = []
+    # a kernel's shell, as far as the view asks: one is there
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
     monkeypatch.setattr(
         IPython.display,
         "display",

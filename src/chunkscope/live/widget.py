@@ -204,9 +204,14 @@ class StreamView(anywidget.AnyWidget):
     def _display_bundle(self) -> None:
         # Every output of this view shares one display id, so each refresh updates all of
         # them in place (JupyterLab, nbclient and so nbconvert --execute follow display ids).
+        from IPython import get_ipython
         from IPython.display import display
 
         data, metadata = self._bundle()
+        if get_ipython() is None:
+            # plain Python: no display machinery, so show what a terminal can (its text)
+            print(data["text/plain"])
+            return
         display(data, metadata=metadata, raw=True, display_id=self._display_id)  # type: ignore[no-untyped-call]
         self._displayed = True
 
