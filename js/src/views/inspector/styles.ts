@@ -8,8 +8,8 @@ export const INSPECTOR_CSS = `
 .cs-inspector .cs-chip.cs-on { background: var(--jp-brand-color1, var(--cs-accent)); border-color: var(--jp-brand-color1, var(--cs-accent)); color: var(--jp-ui-inverse-font-color1, #fff); }
 .cs-inspector .cs-chip.cs-empty:not(.cs-on) { color: var(--cs-fg-muted); border-style: dashed; }
 .cs-inspector-count { margin-left: auto; color: var(--jp-ui-font-color2, var(--cs-fg-muted)); font-variant-numeric: tabular-nums; }
-.cs-inspector-body { display: flex; gap: 6px; min-height: 0; }
-.cs-inspector-list { position: relative; flex: 1 1 55%; height: 320px; overflow-y: auto; border: 1px solid var(--jp-border-color2, var(--cs-border)); border-radius: 3px; outline: none; font-family: var(--jp-code-font-family, monospace); font-size: var(--jp-code-font-size, 12px); }
+.cs-inspector-body { display: flex; flex-wrap: wrap; gap: 6px; min-height: 0; }
+.cs-inspector-list { position: relative; flex: 1 1 55%; min-width: min(100%, 320px); height: 320px; overflow-y: auto; border: 1px solid var(--jp-border-color2, var(--cs-border)); border-radius: 3px; outline: none; font-family: var(--jp-code-font-family, monospace); font-size: var(--jp-code-font-size, 12px); }
 .cs-inspector-spacer { width: 1px; }
 .cs-inspector .cs-row { position: absolute; left: 0; right: 0; height: 20px; line-height: 20px; display: flex; gap: 8px; padding: 0 6px; white-space: nowrap; cursor: pointer; box-sizing: border-box; }
 .cs-inspector .cs-row[hidden] { display: none; }
@@ -22,7 +22,7 @@ export const INSPECTOR_CSS = `
 .cs-inspector .cs-row-from { width: 6em; color: var(--jp-ui-font-color2, var(--cs-fg-muted)); }
 .cs-inspector .cs-row-n { width: 4em; text-align: right; color: var(--jp-ui-font-color2, var(--cs-fg-muted)); }
 .cs-inspector .cs-row-live { width: 5.5em; color: var(--jp-warn-color1, var(--cs-warn)); }
-.cs-inspector-detail { flex: 1 1 45%; height: 320px; overflow: auto; padding: 4px 6px; border: 1px solid var(--jp-border-color2, var(--cs-border)); border-radius: 3px; font-family: var(--jp-code-font-family, monospace); font-size: var(--jp-code-font-size, 12px); }
+.cs-inspector-detail { flex: 1 1 45%; min-width: min(100%, 240px); height: 320px; overflow: auto; padding: 4px 6px; border: 1px solid var(--jp-border-color2, var(--cs-border)); border-radius: 3px; font-family: var(--jp-code-font-family, monospace); font-size: var(--jp-code-font-size, 12px); }
 .cs-inspector-detail-head { margin-bottom: 4px; color: var(--jp-ui-font-color2, var(--cs-fg-muted)); font-family: var(--jp-ui-font-family, system-ui, sans-serif); }
 .cs-inspector-hint { color: var(--jp-ui-font-color2, var(--cs-fg-muted)); font-family: var(--jp-ui-font-family, system-ui, sans-serif); }
 `;
