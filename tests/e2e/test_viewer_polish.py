@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lab import LabPage
 from lab.paths import ARTIFACTS, REPO
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -405,3 +406,52 @@ def test_view_fits_a_400px_cell(open_page: Any, polish_page: Path) -> None:
         assert sizes["scroll"] <= sizes["client"], (tab, sizes)
         assert sizes["page"] <= sizes["window"], (tab, sizes)
         shot(page, f"narrow-{tab.lower()}")
+
+
+#: A run whose tool result is far over the kernel's held limit: the page gets a preview.
+SHOW_HELD = """
+import chunkscope as cs
+call = {"toolCallId": "big-1", "toolName": "dumpRows"}
+rows = [f"row {k:05d} " + "x" * 90 for k in range(4000)]
+chunks = [
+    {"type": "start", "runId": "r", "from": "AGENT", "payload": {"id": "a", "messageId": "m"}},
+    {"type": "tool-call", "runId": "r", "from": "AGENT", "payload": {**call, "args": {}}},
+    {"type": "tool-result", "runId": "r", "from": "AGENT",
+     "payload": {**call, "args": {}, "result": {"rows": rows}}},
+    {"type": "finish", "runId": "r", "from": "AGENT",
+     "payload": {"stepResult": {"reason": "stop"}, "output": {"usage": {}}}},
+]
+view = cs.show(chunks, title="held")
+"""
+
+
+def test_copy_fetches_a_held_value_whole_from_the_kernel(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    path = lab.new_notebook([SHOW_HELD], "held-copy")
+    lab.open(path)
+    assert lab.run_cell(0), "the cell that shows the run failed"
+    page = lab.page
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    result = page.locator(".chunkscope .cs-part-tool .cs-section", has_text="result")
+    result.locator(".cs-json-summary").first.wait_for(timeout=60_000)
+    # The page holds only a preview; the tree says how many rows the whole value has.
+    assert "[4000]" in (result.text_content() or "")
+    held = page.evaluate(
+        "() => document.querySelector('.chunkscope .cs-part-tool .cs-section').textContent"
+    )
+    assert "row 03999" not in held
+    result.get_by_role("button", name="Copy result").click()
+    page.wait_for_function(
+        """() => {
+          const b = document.querySelector('.chunkscope .cs-part-tool .cs-section .cs-copy');
+          return b && (b.dataset.copy === 'copied' || b.dataset.copy === 'failed');
+        }""",
+        timeout=60_000,
+    )
+    state = result.locator(".cs-copy").first.get_attribute("data-copy")
+    title = result.locator(".cs-copy").first.get_attribute("title")
+    assert state == "copied", title
+    copied = json.loads(clipboard(page))
+    assert len(copied["rows"]) == 4000
+    assert copied["rows"][3999].startswith("row 03999 ")
+    shot(page, "held-copy", page.locator(".chunkscope"))
