@@ -18,6 +18,7 @@ import pytest
 from lab import LabPage
 from lab.paths import ARTIFACTS, REPO
 from playwright.sync_api import BrowserContext, Page, expect
+from streamview import DARK_THEME, LIGHT_THEME, change_theme
 
 import chunkscope as cs
 from chunkscope.present.export import write_html
@@ -455,3 +456,25 @@ def test_copy_fetches_a_held_value_whole_from_the_kernel(lab: LabPage) -> None:
     assert len(copied["rows"]) == 4000
     assert copied["rows"][3999].startswith("row 03999 ")
     shot(page, "held-copy", page.locator(".chunkscope"))
+
+
+@pytest.mark.parametrize("theme", [LIGHT_THEME, DARK_THEME])
+def test_axe_finds_no_serious_violations_in_jupyterlab(lab: LabPage, theme: str) -> None:
+    lab.set_save_widget_state(False)
+    cell = f"import chunkscope as cs\nview = cs.show({polish_chunks()!r}, title='polish')"
+    path = lab.new_notebook([cell], f"axe-{theme.split()[-1].lower()}")
+    lab.open(path)
+    change_theme(lab, theme)
+    assert lab.run_cell(0), "the cell that shows the run failed"
+    page = lab.page
+    page.wait_for_selector(".chunkscope .cs-code code.hljs", timeout=60_000)
+    problems = {"transcript": _serious(page)}
+    shot(page, f"lab-{theme.split()[-1].lower()}-transcript", page.locator(".chunkscope"))
+    for tab, ready in [
+        ("Timeline", ".cs-timeline-canvas"),
+        ("Chunks", ".cs-inspector-list .cs-row"),
+    ]:
+        page.locator(".chunkscope").get_by_role("tab", name=tab).click()
+        page.wait_for_selector(f".chunkscope {ready}", timeout=60_000)
+        problems[tab.lower()] = _serious(page)
+    assert {tab: found for tab, found in problems.items() if found} == {}
