@@ -201,7 +201,11 @@ def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> Non
 
     outputs = notebook["cells"][0]["outputs"]
     bundle = next(o["data"] for o in outputs if "data" in o)
-    assert "".join(bundle["text/plain"]) == "StreamView(title='demo')"
+    # the view's own output: its repr, then the run as a reader without the widget sees it
+    plain = "".join(bundle["text/plain"]).splitlines()
+    assert plain[0] == "StreamView(title='demo')"
+    assert plain[1].startswith("chunkscope live output: ")
+    assert "get-weather" in "\n".join(plain)
     view_model = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
     assert view_model in states
 
