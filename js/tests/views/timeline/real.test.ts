@@ -88,12 +88,9 @@ describe("timeline of real recordings", () => {
       Run: ["workflow-tool", "step 1 · tool-calls", "step 2 · stop"],
       Text: ["text"],
       Tools: ["workflow-greetingWorkflow"],
-      "workflow-greetingWorkflow · Run": [
-        "workflow-greetingWorkflow",
-        "greeting-workflow",
-        " (tick)",
-      ],
-      "workflow-greetingWorkflow · Workflow": ["shout", "count"],
+      "workflow-greetingWorkflow · Run": ["workflow-greetingWorkflow", "greeting-workflow"],
+      // what the step wrote sits on its step's row
+      "workflow-greetingWorkflow · Workflow": ["shout", " (tick)", "count"],
     });
   });
 
