@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from ..chunks.models import (
     CHUNK_CLASSES,
@@ -29,6 +29,7 @@ from ..chunks.models import (
     parse_chunk_shaped,
 )
 from ..wire.safejson import clip_for_wire
+from ..wire.schema import RunStatus
 from .context import INTERNAL_FAILURE, TERMINAL, Fold, Op, RunValues, message_of
 from .dispatch import fold_chunk, fold_nested
 from .lane import LANE_TYPES, fold_delta
@@ -56,17 +57,8 @@ __all__ = [
 
 P = TypeVar("P", bound=Part)
 
-RUN_STATUSES = (
-    "waiting",
-    "running",
-    "finished",
-    "aborted",
-    "error",
-    "tripwire",
-    "suspended",
-    "awaiting-approval",
-    "incomplete",
-)
+RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
+"""Every status a run can have, as the wire schema declares them."""
 
 STRICT_ENV = "CHUNKSCOPE_STRICT_FOLD"
 """Set to 1 to make every RunState made without ``strict=`` fold strictly (test suites)."""

@@ -4,19 +4,23 @@
  */
 import type { ChunkFamily, ChunkRow, TransientItem } from "../../model/wire";
 
+/** Every family of the wire's ChunkFamily once, in the order the chips show them: a family
+ * added on the Python side fails the type check until it is placed here. */
+const CHIP_ORDER = {
+  text: true,
+  reasoning: true,
+  tools: true,
+  control: true,
+  workflow: true,
+  background: true,
+  data: true,
+  network: true,
+  errors: true,
+  other: true,
+} satisfies Record<ChunkFamily, true>;
+
 /** Family chips, in the order they are shown. */
-export const FAMILIES: readonly ChunkFamily[] = [
-  "text",
-  "reasoning",
-  "tools",
-  "control",
-  "workflow",
-  "background",
-  "data",
-  "network",
-  "errors",
-  "other",
-];
+export const FAMILIES: readonly ChunkFamily[] = Object.keys(CHIP_ORDER) as ChunkFamily[];
 
 /** A transient item shown as a row; it is never in the snapshot, so it is gone after a reload. */
 export interface LiveRow extends ChunkRow {
