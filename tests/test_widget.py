@@ -329,3 +329,21 @@ def test_display_updates_the_bundle_in_place_at_each_persist_and_at_the_end(
     assert "application/vnd.jupyter.widget-view+json" in final
     assert final["text/plain"].endswith(view.state.transcript())
     assert "the run as it ended" in final["text/html"]
+
+
+def test_a_long_run_keeps_the_start_of_its_transcript_in_the_output(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import chunkscope.live.widget as widget_module
+
+    monkeypatch.setattr(widget_module, "READABLE_LIMIT", 400)
+    view = cs.show(cs.demo.stream(speed=0), title="long", display=False)
+    state = view.result(timeout=30)
+    whole = state.transcript()
+    assert len(whole) > 400
+    plain, rich = view.readable()
+    kept = plain.split("\n", 2)[2]
+    assert len(kept) < len(whole)
+    assert whole.startswith(kept.split("… and ")[0])
+    assert "more characters: view.transcript() or cs.write_html(view, path)" in kept
+    assert "<pre" in rich and "more characters" in rich

@@ -75,6 +75,9 @@ export const NO_KERNEL =
 /** How often (at most) a page writes what it holds into the model's `snapshot`. */
 export const SAVE_EVERY_MS = 1000;
 
+/** Runs with more parts than this are copied for saving only when their kernel dies. */
+export const LIVE_SAVE_MAX_PARTS = 5000;
+
 /** The widget manager's own model object, as a change event hands it to listeners: its
  * `comm_live` decides whether the manager saves the model's state with the notebook. */
 interface LiveFlag {
@@ -164,7 +167,10 @@ function entryFor(model: WidgetModel): ModelEntry {
       });
   };
   const scheduleSave = () => {
-    if (saveTimer !== null || !behind()) return;
+    // A large run is not copied while it streams: one copy would take the main thread for
+    // hundreds of milliseconds. The kernel's packed snapshot keeps it, and the page writes
+    // its copy once if the kernel dies (keepSaved).
+    if (saveTimer !== null || !behind() || store.get().parts.length > LIVE_SAVE_MAX_PARTS) return;
     // The first write comes at once (it also tells the page the manager's model); later
     // ones at most once a second, and rarer when writing a large run takes long.
     saveTimer = setTimeout(writeSaved, wrote ? Math.max(SAVE_EVERY_MS, 20 * cost) : 0);
@@ -174,10 +180,8 @@ function entryFor(model: WidgetModel): ModelEntry {
   // kept in it: what the page shows is what the file keeps.
   const keepSaved = () => {
     if (managed === null || managed.comm_live || store.get().seq <= 0) return;
-    if (saveTimer !== null) {
-      clearTimeout(saveTimer);
-      writeSaved();
-    }
+    if (saveTimer !== null) clearTimeout(saveTimer);
+    writeSaved();
     managed.comm_live = true;
   };
 

@@ -38,6 +38,9 @@ WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 LIVE_LINE = "chunkscope live output: "
 """Opens the second line of the bundle's ``text/plain``, which says how old the run is."""
 
+READABLE_LIMIT = 150_000
+"""Characters of transcript a view's readable output keeps; past it, the start and a note."""
+
 HTML_OPEN = "<!-- chunkscope:live -->"
 """Opens the bundle's ``text/html``; ``HTML_CLOSE`` ends it."""
 
@@ -261,7 +264,18 @@ class StreamView(anywidget.AnyWidget):
                     "the run was still going"
                 )
             transcript = state.transcript()
-            static = state.static_html()
+            # A long run keeps the start of its transcript: the file stays small, and the
+            # widget state and cs.write_html() hold the whole run.
+            cut = len(transcript) > READABLE_LIMIT
+            if cut:
+                kept = transcript[: transcript.rfind("\n", 0, READABLE_LIMIT) + 1]
+                transcript = (
+                    f"{kept}… and {len(transcript) - len(kept):,} more characters: "
+                    "view.transcript() or cs.write_html(view, path) has the whole run"
+                )
+                static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
+            else:
+                static = state.static_html()
         plain = f"{self!r}\n{LIVE_LINE}{age}\n{transcript}"
         rich = (
             f'{HTML_OPEN}<div class="chunkscope-saved">'
