@@ -38,7 +38,7 @@ WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 LIVE_LINE = "chunkscope live output: "
 """Opens the second line of the bundle's ``text/plain``, which says how old the run is."""
 
-READABLE_LIMIT = 150_000
+READABLE_LIMIT = 40_000
 """Characters of transcript a view's readable output keeps; past it, the start and a note."""
 
 HTML_OPEN = "<!-- chunkscope:live -->"
