@@ -24,6 +24,7 @@ import traitlets
 
 from ..fold.state import RunState
 from ..inputs import as_source
+from ..present.transcript import headline
 from ..recording import Recorder
 from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
@@ -37,6 +38,9 @@ WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 
 LIVE_LINE = "chunkscope live output: "
 """Opens the second line of the bundle's ``text/plain``, which says how old the run is."""
+
+LIVE_REFRESH_MAX_PARTS = 5_000
+"""A run with more parts refreshes its readable output at the end only, not mid-run."""
 
 READABLE_LIMIT = 40_000
 """Characters of transcript a view's readable output keeps; past it, the start and a note."""
@@ -263,19 +267,23 @@ class StreamView(anywidget.AnyWidget):
                     f"as of {state.elapsed_ms / 1000:.1f} s, {state.chunk_count} chunks; "
                     "the run was still going"
                 )
-            transcript = state.transcript()
-            # A long run keeps the start of its transcript: the file stays small, and the
-            # widget state and cs.write_html() hold the whole run.
-            cut = len(transcript) > READABLE_LIMIT
-            if cut:
-                kept = transcript[: transcript.rfind("\n", 0, READABLE_LIMIT) + 1]
-                transcript = (
-                    f"{kept}… and {len(transcript) - len(kept):,} more characters: "
-                    "view.transcript() or cs.write_html(view, path) has the whole run"
-                )
+            # A long run keeps the start of its transcript and a very large one its headline:
+            # the file stays small, the channel is not held up, and the widget state and
+            # cs.write_html() hold the whole run.
+            whole = "view.transcript() or cs.write_html(view, path) has the whole run"
+            if len(state.parts) > LIVE_REFRESH_MAX_PARTS:
+                title = f"{state.title}: " if state.title else ""
+                transcript = f"{title}{headline(state)}\n… {len(state.parts):,} parts: {whole}"
                 static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
             else:
-                static = state.static_html()
+                transcript = state.transcript()
+                if len(transcript) > READABLE_LIMIT:
+                    kept = transcript[: transcript.rfind("\n", 0, READABLE_LIMIT) + 1]
+                    rest = len(transcript) - len(kept)
+                    transcript = f"{kept}… and {rest:,} more characters: {whole}"
+                    static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
+                else:
+                    static = state.static_html()
         plain = f"{self!r}\n{LIVE_LINE}{age}\n{transcript}"
         rich = (
             f'{HTML_OPEN}<div class="chunkscope-saved">'
@@ -334,5 +342,9 @@ class _WidgetSink:
         with self._view.hold_sync():
             self._view.snapshot = packed
         # The readable output follows the saved snapshot's schedule: a notebook saved
-        # without widget state keeps the run as of this moment.
-        self._view._refresh_display()
+        # without widget state keeps the run as of this moment. A large run is written out
+        # at the end only: its transcript, made while the channel waits, would hold back the
+        # batches and reach the page as one burst.
+        state = self._view.state
+        if state.ended or len(state.parts) <= LIVE_REFRESH_MAX_PARTS:
+            self._view._refresh_display()
