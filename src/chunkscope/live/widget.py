@@ -24,7 +24,7 @@ import traitlets
 
 from ..fold.state import RunState
 from ..inputs import as_source
-from ..present.transcript import headline
+from ..present.transcript import title_line
 from ..recording import Recorder
 from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
@@ -271,19 +271,21 @@ class StreamView(anywidget.AnyWidget):
             # the file stays small, the channel is not held up, and the widget state and
             # cs.write_html() hold the whole run.
             whole = "view.transcript() or cs.write_html(view, path) has the whole run"
-            if len(state.parts) > LIVE_REFRESH_MAX_PARTS:
-                title = f"{state.title}: " if state.title else ""
-                transcript = f"{title}{headline(state)}\n… {len(state.parts):,} parts: {whole}"
-                static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
+            shortened = len(state.parts) > LIVE_REFRESH_MAX_PARTS
+            if shortened:
+                transcript = f"{title_line(state)}\n… {len(state.parts):,} parts: {whole}"
             else:
                 transcript = state.transcript()
-                if len(transcript) > READABLE_LIMIT:
+                shortened = len(transcript) > READABLE_LIMIT
+                if shortened:
                     kept = transcript[: transcript.rfind("\n", 0, READABLE_LIMIT) + 1]
                     rest = len(transcript) - len(kept)
                     transcript = f"{kept}… and {rest:,} more characters: {whole}"
-                    static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
-                else:
-                    static = state.static_html()
+            static = (
+                f'<pre class="cs-static">{html.escape(transcript)}</pre>'
+                if shortened
+                else state.static_html()
+            )
         plain = f"{self!r}\n{LIVE_LINE}{age}\n{transcript}"
         rich = (
             f'{HTML_OPEN}<div class="chunkscope-saved">'

@@ -189,10 +189,15 @@ class PartTree:
         return self._in_step.get((step.parent, step.id), [])
 
 
+def title_line(state: RunState) -> str:
+    """The transcript's first line: the run's title (when it has one) and its headline."""
+    title = f"{state.title}: " if state.title else ""
+    return f"{title}{headline(state)}"
+
+
 def transcript_text(state: RunState) -> str:
     """The run as deterministic text: a headline, then every part in order, nested indented."""
-    title = f"{state.title}: " if state.title else ""
-    lines = [f"{title}{headline(state)}"]
+    lines = [title_line(state)]
     tree = PartTree(state)
     for part in tree.level(None):
         lines += part_lines(tree, part, 0)
