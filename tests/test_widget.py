@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from typing import Any
@@ -329,6 +330,20 @@ def test_display_updates_the_bundle_in_place_at_each_persist_and_at_the_end(
     assert "application/vnd.jupyter.widget-view+json" in final
     assert final["text/plain"].endswith(view.state.transcript())
     assert "the run as it ended" in final["text/html"]
+
+
+def test_a_run_with_long_static_html_shows_its_transcript_as_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import chunkscope.live.widget as widget_module
+
+    view = cs.show(cs.demo.stream(speed=0), title="html", display=False)
+    state = view.result(timeout=30)
+    assert "<pre" not in view.readable()[1].split("</p>", 1)[1][:40]
+    monkeypatch.setattr(widget_module, "READABLE_HTML_LIMIT", len(state.static_html()) - 1)
+    plain, rich = view.readable()
+    assert state.transcript() in plain
+    assert f'<pre class="cs-static">{html.escape(state.transcript())}</pre>' in rich
 
 
 def test_a_long_run_keeps_the_start_of_its_transcript_in_the_output(

@@ -10,7 +10,7 @@ import { viewAt } from "./model/scrub";
 import { createStore, emptyState, fromSnapshot, type Store } from "./model/store";
 import type { Down, HeldAnswer, Model, Up } from "./model/wire";
 import { isRecord } from "./util";
-import { mountApp } from "./views/app";
+import { type AppHandle, mountApp } from "./views/app";
 import { mountInspector } from "./views/inspector/view";
 import { mountTimeline } from "./views/timeline/view";
 
@@ -26,8 +26,16 @@ interface ModelEntry {
   /** A view needs the inspector rows: ask the kernel for them (once) when it has not sent
    * them. */
   wantRows(): void;
+  /** The views drawn of this model and not unmounted. */
+  views: Set<MountedView>;
   /** Stop listening to the model. */
   dispose(): void;
+}
+
+/** A view of a model, and the render call that owns it (the last one it was placed by). */
+interface MountedView {
+  app: AppHandle;
+  owner: object | null;
 }
 
 /**
@@ -212,6 +220,7 @@ function entryFor(model: WidgetModel): ModelEntry {
   const entry: ModelEntry = {
     store,
     send,
+    views: new Set(),
     fetchHeld: (request, report) => {
       // Only a kernel that answered "ready" holds the run: a notebook reopened without
       // one has the preview and nothing more, and should say so at once.
@@ -242,20 +251,42 @@ function initialize({ model }: InitializeProps<Model>): () => void {
   return () => entry.dispose();
 }
 
+/**
+ * Draw a view of the model in `el`. JupyterLab renders a widget output again each time the
+ * kernel updates its display (a StreamView does as its run grows): it empties the old
+ * element and asks for a new view without unmounting the old one. The view that was shown
+ * there and is now off the page is moved into `el` as it stands (its tab, scroll position,
+ * selection and search kept) instead of a new one being built beside it.
+ */
 function render({ model, el }: RenderProps<Model>): () => void {
   const entry = entryFor(model);
   if (!entry.store.get().snapshotSeen) entry.send({ kind: "ready" });
-  const app = mountApp(el, {
-    store: entry.store,
-    onStop: () => entry.send({ kind: "stop" }),
-    fallbackTitle: () => model.get("title") ?? "",
-    mountTimeline,
-    mountInspector,
-    pastState: viewAt,
-    fetchHeld: entry.fetchHeld,
-    wantRows: () => entry.wantRows(),
-  });
-  return () => app.unmount();
+  let mounted = [...entry.views].find((view) => !view.app.el.isConnected && view.app.wasShown());
+  if (mounted === undefined) {
+    const app = mountApp(el, {
+      store: entry.store,
+      onStop: () => entry.send({ kind: "stop" }),
+      fallbackTitle: () => model.get("title") ?? "",
+      mountTimeline,
+      mountInspector,
+      pastState: viewAt,
+      fetchHeld: entry.fetchHeld,
+      wantRows: () => entry.wantRows(),
+    });
+    mounted = { app, owner: null };
+    entry.views.add(mounted);
+  } else {
+    mounted.app.moveTo(el);
+  }
+  const view = mounted;
+  const owner = {};
+  view.owner = owner;
+  return () => {
+    // A render whose view moved on to a later output no longer owns it.
+    if (view.owner !== owner) return;
+    entry.views.delete(view);
+    view.app.unmount();
+  };
 }
 
 export default { initialize, render };

@@ -17,6 +17,7 @@ from streamview import (
     JUMP_BUTTON,
     LIGHT_THEME,
     STOP_BUTTON,
+    WIDGET,
     Scroll,
     ViewReading,
     assert_grew_while_streaming,
@@ -254,6 +255,45 @@ def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPag
     assert end.status == "finished"
     assert letters(end.text) == rendered_letters(demo_text()), "text incomplete after reload"
     assert [(t.name, t.badge) for t in end.tools] == [("get-weather", "done")]
+    assert not lab.console_errors, lab.console_errors
+
+
+#: Marks the view's element, so that a test can tell the same element from a new one.
+_MARK_VIEW_JS = "() => { document.querySelector('.chunkscope').dataset.testMark = 'first'; }"
+#: How many views the page holds, and whether the one there is the marked one.
+_VIEWS_JS = """
+() => {
+  const roots = document.querySelectorAll('.chunkscope');
+  return { count: roots.length, marked: roots[0]?.dataset.testMark === 'first' };
+}
+"""
+
+
+def test_a_display_refresh_keeps_the_view_as_the_reader_left_it(lab: LabPage) -> None:
+    # `await view.wait()` refreshes the output's readable text, and JupyterLab then draws the
+    # output again: the reader's view must come back as it was, not as a new view.
+    lab.set_save_widget_state(False)
+    start_demo(lab, "refresh", speed=0, second_cell="await view.wait()")
+    wait_status(lab, "finished")
+    lab.page.evaluate(_MARK_VIEW_JS)
+    box = scroll(lab)
+    assert box.height > box.client + 40, f"the demo run does not overflow its box: {box}"
+    middle = round((box.height - box.client) / 2)
+    scroll_transcript_to(lab, middle)
+
+    assert lab.run_cell(1), "awaiting the view failed"
+    lab.page.wait_for_timeout(1500)  # the output drawn again, and a few frames after it
+    views = lab.page.evaluate(_VIEWS_JS)
+    assert views == {"count": 1, "marked": True}, f"the output was drawn as a new view: {views}"
+    kept = scroll(lab)
+    assert abs(kept.top - middle) <= 2, f"the reader lost their place: {middle} → {kept}"
+
+    lab.page.locator(f"{WIDGET} .cs-tab", has_text="Timeline").first.click()
+    assert lab.run_cell(1), "awaiting the view again failed"
+    lab.page.wait_for_timeout(1500)
+    assert lab.page.evaluate(_VIEWS_JS) == {"count": 1, "marked": True}
+    selected = lab.page.locator(f"{WIDGET} .cs-tab[aria-selected='true']").first
+    assert selected.text_content() == "Timeline", "the open tab went back to the transcript"
     assert not lab.console_errors, lab.console_errors
 
 

@@ -8,6 +8,7 @@ import { relayWholeRequests } from "../held/relay";
 import type { FetchHeld } from "../held/values";
 import type { Store } from "../model/store";
 import { mountActivity } from "./activity";
+import { gateWhileDetached } from "./attached";
 import { h, setText } from "./dom";
 import { createFindBar } from "./find";
 import { createShared, type MountPanel, type PanelContext } from "./panel";
@@ -39,6 +40,12 @@ export interface AppOptions {
 
 /** A mounted view. */
 export interface AppHandle {
+  /** The view's own element (what `mountApp` put into the element it was handed). */
+  el: HTMLElement;
+  /** Whether the view has been in the page since it was mounted. */
+  wasShown(): boolean;
+  /** Put the view into `el` as it stands (tab, scroll position, selection, search kept). */
+  moveTo(el: HTMLElement): void;
   /** The panel context the panels share. */
   ctx: PanelContext;
   /** Show a tab. */
@@ -56,7 +63,6 @@ const TABS: [TabName, string][] = [
 ];
 
 export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
-  const { store } = options;
   viewCount += 1;
   const prefix = `cs-view-${viewCount}`;
   const root = h("div", "chunkscope");
@@ -78,6 +84,9 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   const panelsEl = h("div", "cs-panels");
   root.append(header, statusSlot, activitySlot, panelsEl);
   el.append(root);
+  // Everything below draws from the gated store: a view taken off the page stops drawing.
+  const gate = gateWhileDetached(options.store, root);
+  const { store } = gate;
 
   const panels = new Map<TabName, HTMLElement>();
   const buttons = new Map<TabName, HTMLButtonElement>();
@@ -185,10 +194,17 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   cleanups.push(store.subscribe(drawTitle));
 
   return {
+    el: root,
+    wasShown: gate.wasShown,
+    moveTo(el) {
+      el.append(root);
+      transcript.moved();
+    },
     ctx,
     show,
     unmount() {
       for (const cleanup of cleanups.reverse()) cleanup();
+      gate.dispose();
       root.remove();
     },
   };

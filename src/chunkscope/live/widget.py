@@ -45,6 +45,11 @@ LIVE_REFRESH_MAX_PARTS = 5_000
 READABLE_LIMIT = 40_000
 """Characters of transcript a view's readable output keeps; past it, the start and a note."""
 
+READABLE_HTML_LIMIT = 200_000
+"""Characters of static HTML a view's readable output may hold; a run whose static HTML is
+longer shows its transcript there as preformatted text. JupyterLab parses the HTML of every
+display update it receives, whichever format it draws, so this bounds the page's work too."""
+
 HTML_OPEN = "<!-- chunkscope:live -->"
 """Opens the bundle's ``text/html``; ``HTML_CLOSE`` ends it."""
 
@@ -281,11 +286,9 @@ class StreamView(anywidget.AnyWidget):
                     kept = transcript[: transcript.rfind("\n", 0, READABLE_LIMIT) + 1]
                     rest = len(transcript) - len(kept)
                     transcript = f"{kept}… and {rest:,} more characters: {whole}"
-            static = (
-                f'<pre class="cs-static">{html.escape(transcript)}</pre>'
-                if shortened
-                else state.static_html()
-            )
+            static = "" if shortened else state.static_html()
+            if shortened or len(static) > READABLE_HTML_LIMIT:
+                static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
         plain = f"{self!r}\n{LIVE_LINE}{age}\n{transcript}"
         rich = (
             f'{HTML_OPEN}<div class="chunkscope-saved">'

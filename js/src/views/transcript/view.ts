@@ -90,6 +90,10 @@ export class TranscriptView {
   private lastHeight = 0;
   /** scrollTop we last scrolled to ourselves; a scroll above it is the user's. */
   private autoTop = 0;
+  /** Where the reader was (scrollTop), and whether the view was moved to another output and
+   * has not had its position back yet: moving an element loses its scroll position. */
+  private readerTop = 0;
+  private moving = false;
   private drawnOnce = false;
   /** Follows size changes that happen without a draw (images loading, blocks settling). */
   private resizes: ResizeObserver | null = null;
@@ -125,6 +129,8 @@ export class TranscriptView {
     );
     this.scroller.addEventListener("keydown", (event) => this.onKey(event));
     this.scroller.addEventListener("scroll", () => {
+      if (this.moving) return;
+      this.readerTop = this.scroller.scrollTop;
       // Content settling below us (off-screen blocks getting their real size) also moves
       // the bottom; only a scroll above where we put it means the user scrolled up.
       if (this.scroller.scrollTop < this.autoTop - BOTTOM_SLACK_PX) this.stick = false;
@@ -184,9 +190,23 @@ export class TranscriptView {
     if (this.stick) this.toBottom();
   };
 
+  /** The view's element was moved to another place in the page: put the reader back where
+   * they were (at the bottom while following) once it is laid out there. */
+  moved(): void {
+    this.moving = true;
+    schedule(this.restorePosition, "read");
+  }
+
+  private readonly restorePosition = (): void => {
+    this.moving = false;
+    if (this.stick) this.toBottom();
+    else this.scroller.scrollTop = this.readerTop;
+  };
+
   /** Remove the view and stop observing it. */
   dispose(): void {
     unschedule(this.keepAtBottom);
+    unschedule(this.restorePosition);
     this.resizes?.disconnect();
     this.windows.dispose();
     this.el.remove();
@@ -247,6 +267,9 @@ export class TranscriptView {
    */
   followBottom(): void {
     const height = this.scroller.scrollHeight;
+    // Once the transcript overflows, its box no longer depends on what it holds: fixing its
+    // height lets the browser lay out what changed inside it without the notebook around it.
+    this.scroller.classList.toggle("cs-full", height > this.scroller.clientHeight);
     if (this.stick) this.toBottom(height);
     else if (height > this.lastHeight) this.jump.hidden = false;
     this.lastHeight = height;
@@ -377,6 +400,8 @@ export interface TranscriptHandle {
   unmount(): void;
   /** Scroll to a part (leaving a past state first when the part is not in it). */
   scrollTo(partId: string): void;
+  /** The transcript was moved to another place in the page; see `TranscriptView.moved`. */
+  moved(): void;
 }
 
 /**
@@ -418,6 +443,7 @@ export function mountTranscript(
       unschedule(follow);
       view.dispose();
     },
+    moved: () => view.moved(),
     scrollTo(partId) {
       if (!view.scrollTo(partId) && ctx.scrubTime.get() !== null) {
         ctx.scrubTime.set(null);

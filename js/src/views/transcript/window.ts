@@ -8,6 +8,12 @@
  * Which pages are near is told by an IntersectionObserver with a generous margin; where
  * there is none (tests without layout), every page is drawn.
  *
+ * A list of more than `CHAPTER_PAGES` pages also groups its pages in chapters: a chapter far
+ * from view is one empty box of its pages' height, and only a near chapter holds (and has
+ * observed) its page boxes. Every element in a list costs the browser some work at each
+ * layout and each intersection check, so 50k entries are some fifty chapter boxes and a few
+ * dozen pages rather than two thousand pages.
+ *
  * Drawing cards is the costly part of a frame, so one draw adds cards to near pages only
  * until `DRAW_BUDGET_MS` has passed (at least one card, so it always gets on), and for a
  * reader following a live run, only about a screenful; the draws that follow go on where it
@@ -23,6 +29,8 @@ import { placeChildren } from "../dom";
 export const WINDOW_MIN_ITEMS = 100;
 /** Entries per page of a windowed list. */
 export const PAGE_ITEMS = 25;
+/** Pages per chapter of a list that has more than this many pages. */
+export const CHAPTER_PAGES = 40;
 /** Pages within this distance (px) above or below the visible area are drawn. */
 export const NEAR_PX = 1000;
 /** Height of one entry before any was measured (px). */
@@ -36,6 +44,11 @@ export const SPARE_CARDS = 4;
 /** How many pages a list of `count` entries is split into: none when it is short. */
 export function pageCount(count: number): number {
   return count > WINDOW_MIN_ITEMS ? Math.ceil(count / PAGE_ITEMS) : 0;
+}
+
+/** How many chapters a list of `pages` pages is grouped in: none when it has few. */
+export function chapterCount(pages: number): number {
+  return pages > CHAPTER_PAGES ? Math.ceil(pages / CHAPTER_PAGES) : 0;
 }
 
 /** The page of list `listKey` that holds its entry `index`. */
@@ -65,10 +78,29 @@ interface Page {
   boxCount: number;
 }
 
-/** The pages of one windowed list, in order, and their elements (what its container holds). */
+/** A group of `CHAPTER_PAGES` pages of a long list. */
+interface Chapter {
+  readonly el: HTMLElement;
+  /** Near the visible area (or asked for), so its pages are in the DOM and observed. */
+  near: boolean;
+  /** Its page boxes are in the DOM. */
+  open: boolean;
+  /** The height its empty box was given (px), -1 while it holds its pages. */
+  boxHeight: number;
+  /** Its height as last measured while open (gaps between pages included), and how many
+   * entries its pages held then. */
+  measuredHeight: number;
+  measuredCount: number;
+}
+
+/** The pages of one windowed list, in order, their elements, and the chapters they are
+ * grouped in (none for a list of few pages); the container holds the chapters' elements,
+ * or the pages' when there are none. */
 interface PagedList {
   readonly pages: Page[];
   readonly els: HTMLElement[];
+  readonly chapters: Chapter[];
+  readonly chapterEls: HTMLElement[];
 }
 
 /** The pages of every windowed list of one transcript. */
@@ -80,6 +112,8 @@ export class Windows {
   private readonly observer: IntersectionObserver | null;
   /** Page element → its page, for the observer's reports; a dropped page is forgotten. */
   private readonly pageOf = new WeakMap<Element, Page>();
+  /** Chapter element → its chapter, likewise. */
+  private readonly chapterOf = new WeakMap<Element, Chapter>();
   /** Average height of one drawn entry (px), to size pages never drawn. */
   private entryHeight = ENTRY_HEIGHT_GUESS;
   /** Time (performance.now) after which this draw adds no more cards. */
@@ -138,6 +172,7 @@ export class Windows {
     for (const [listKey, list] of this.lists) {
       if (this.seen.has(listKey)) continue;
       this.dropPages(list, 0);
+      this.dropChapters(list, 0);
       this.lists.delete(listKey);
     }
     if (this.deferred) this.onChange();
@@ -168,6 +203,8 @@ export class Windows {
       const end = Math.min(items.length, start + PAGE_ITEMS);
       const page = list.pages[index] as Page;
       page.count = end - start;
+      const chapter = list.chapters[Math.floor(index / CHAPTER_PAGES)];
+      if (chapter !== undefined && !chapter.near) page.near = false;
       if (page.drawn && page.near) {
         placeChildren(page.el, items.slice(start, end).map(draw));
       } else if (page.near) {
@@ -179,7 +216,43 @@ export class Windows {
         this.sizeBox(page);
       }
     }
-    placeChildren(container, list.els);
+    if (list.chapters.length === 0) placeChildren(container, list.els);
+    else this.placeChapters(container, list);
+  }
+
+  /** Put near chapters' pages in the DOM (observed) and make far ones single boxes. */
+  private placeChapters(container: HTMLElement, list: PagedList): void {
+    for (let c = 0; c < list.chapters.length; c++) {
+      const chapter = list.chapters[c] as Chapter;
+      const pages = list.pages.slice(c * CHAPTER_PAGES, (c + 1) * CHAPTER_PAGES);
+      if (chapter.near) {
+        if (!chapter.open) {
+          chapter.open = true;
+          chapter.boxHeight = -1;
+          chapter.el.style.height = "";
+          for (const page of pages) this.observer?.observe(page.el);
+        }
+        placeChildren(chapter.el, list.els.slice(c * CHAPTER_PAGES, (c + 1) * CHAPTER_PAGES));
+        continue;
+      }
+      if (chapter.open) {
+        chapter.open = false;
+        for (const page of pages) this.observer?.unobserve(page.el);
+        chapter.el.replaceChildren();
+      }
+      let height = 0;
+      let entries = 0;
+      for (const page of pages) {
+        height += page.boxHeight;
+        entries += page.count;
+      }
+      if (chapter.measuredCount === entries && chapter.measuredHeight > 0) {
+        height = chapter.measuredHeight;
+      }
+      if (height !== chapter.boxHeight) chapter.el.style.height = `${height}px`;
+      chapter.boxHeight = height;
+    }
+    placeChildren(container, list.chapterEls);
   }
 
   /** The pages of list `listKey`, made or dropped so that there are `count`. */
@@ -187,16 +260,27 @@ export class Windows {
     this.seen.add(listKey);
     let list = this.lists.get(listKey);
     if (list === undefined) {
-      list = { pages: [], els: [] };
+      list = { pages: [], els: [], chapters: [], chapterEls: [] };
       this.lists.set(listKey, list);
     }
     if (list.pages.length > count) this.dropPages(list, count);
+    const chapters = chapterCount(count);
+    if (chapters === 0 && list.chapters.length > 0) this.dropChapters(list, 0);
+    // Pages gathered in chapters are observed only while their chapter is open.
+    const observed = chapters === 0;
+    if (observed) for (const page of list.pages) this.observer?.observe(page.el);
     for (let index = list.pages.length; index < count; index++) {
       // The first page (where a finished run opens) and the last one of the last list
       // (where a live one is followed) are drawn before any observer has spoken.
-      const page = this.newPage(index === 0 || (last && index === count - 1));
+      const page = this.newPage(index === 0 || (last && index === count - 1), observed);
       list.pages.push(page);
       list.els.push(page.el);
+    }
+    if (list.chapters.length > chapters) this.dropChapters(list, chapters);
+    for (let index = list.chapters.length; index < chapters; index++) {
+      const chapter = this.newChapter(index === 0 || (last && index === chapters - 1));
+      list.chapters.push(chapter);
+      list.chapterEls.push(chapter.el);
     }
     return list;
   }
@@ -210,6 +294,18 @@ export class Windows {
     }
     list.pages.length = from;
     list.els.length = from;
+  }
+
+  /** Forget the chapters of `list` from `from` on (their pages stay). */
+  private dropChapters(list: PagedList, from: number): void {
+    for (let index = from; index < list.chapters.length; index++) {
+      const chapter = list.chapters[index] as Chapter;
+      this.observer?.unobserve(chapter.el);
+      this.chapterOf.delete(chapter.el);
+      chapter.el.replaceChildren();
+    }
+    list.chapters.length = from;
+    list.chapterEls.length = from;
   }
 
   /** Put the page's entries in the DOM: those already there, then more while time is left. */
@@ -250,8 +346,12 @@ export class Windows {
 
   /** Draw the page `ref` from now on, until it is seen far from view. */
   reveal(ref: PageRef): void {
-    const page = this.lists.get(ref.listKey)?.pages[Math.floor(ref.index / PAGE_ITEMS)];
+    const list = this.lists.get(ref.listKey);
+    const pageIndex = Math.floor(ref.index / PAGE_ITEMS);
+    const page = list?.pages[pageIndex];
     if (page !== undefined) page.near = true;
+    const chapter = list?.chapters[Math.floor(pageIndex / CHAPTER_PAGES)];
+    if (chapter !== undefined) chapter.near = true;
   }
 
   /** Stop observing. */
@@ -260,7 +360,37 @@ export class Windows {
     this.lists.clear();
   }
 
-  private newPage(nearAtFirst: boolean): Page {
+  /** Entries held by the pages of `chapter`. */
+  private entriesOf(chapter: Chapter): number {
+    for (const list of this.lists.values()) {
+      const c = list.chapters.indexOf(chapter);
+      if (c < 0) continue;
+      let entries = 0;
+      for (const page of list.pages.slice(c * CHAPTER_PAGES, (c + 1) * CHAPTER_PAGES)) {
+        entries += page.count;
+      }
+      return entries;
+    }
+    return -1;
+  }
+
+  private newChapter(nearAtFirst: boolean): Chapter {
+    const el = document.createElement("div");
+    el.className = "cs-chapter";
+    const chapter: Chapter = {
+      el,
+      near: nearAtFirst || this.observer === null,
+      open: false,
+      boxHeight: -1,
+      measuredHeight: 0,
+      measuredCount: -1,
+    };
+    this.chapterOf.set(el, chapter);
+    this.observer?.observe(el);
+    return chapter;
+  }
+
+  private newPage(nearAtFirst: boolean, observed: boolean): Page {
     const el = document.createElement("div");
     el.className = "cs-page";
     const page: Page = {
@@ -277,7 +407,7 @@ export class Windows {
       boxCount: -1,
     };
     this.pageOf.set(el, page);
-    this.observer?.observe(el);
+    if (observed) this.observer?.observe(el);
     return page;
   }
 
@@ -295,6 +425,19 @@ export class Windows {
   private observed(entries: IntersectionObserverEntry[]): void {
     let changed = false;
     for (const entry of entries) {
+      const chapter = this.chapterOf.get(entry.target);
+      if (chapter !== undefined) {
+        if (chapter.open && entry.boundingClientRect.height > 0) {
+          chapter.measuredHeight = entry.boundingClientRect.height;
+          chapter.measuredCount = this.entriesOf(chapter);
+        }
+        if ((entry.rootBounds?.height ?? 0) === 0 && !entry.isIntersecting) continue;
+        if (chapter.near !== entry.isIntersecting) {
+          chapter.near = entry.isIntersecting;
+          changed = true;
+        }
+        continue;
+      }
       const page = this.pageOf.get(entry.target);
       if (page === undefined) continue;
       const height = entry.boundingClientRect.height;

@@ -5,6 +5,8 @@ import { fromSnapshot, type StoreState } from "../../../src/model/store";
 import type { Part } from "../../../src/model/wire";
 import { pagesLeadingTo, TranscriptView } from "../../../src/views/transcript/view";
 import {
+  CHAPTER_PAGES,
+  chapterCount,
   DRAW_BUDGET_MS,
   NEAR_PX,
   PAGE_ITEMS,
@@ -63,6 +65,10 @@ function cards(view: TranscriptView): string[] {
 
 function pages(view: TranscriptView): HTMLElement[] {
   return Array.from(view.el.querySelectorAll<HTMLElement>(".cs-page"));
+}
+
+function chapters(view: TranscriptView): HTMLElement[] {
+  return Array.from(view.el.querySelectorAll<HTMLElement>(".cs-chapter"));
 }
 
 describe("pageCount", () => {
@@ -127,10 +133,60 @@ describe("a windowed transcript", () => {
     expect(cards(view)).toHaveLength(2 * PAGE_ITEMS);
     expect(cards(view)[0]).toBe("k0");
     expect(cards(view).at(-1)).toBe("k4999");
+    // The first and the last chapter hold their page boxes; the others are one box each.
     const boxes = pages(view);
-    expect(boxes).toHaveLength(5_000 / PAGE_ITEMS);
+    expect(boxes).toHaveLength(2 * CHAPTER_PAGES);
     expect(boxes[10]?.childElementCount).toBe(0);
     expect(Number.parseFloat(boxes[10]?.style.height ?? "")).toBeGreaterThan(0);
+    const groups = chapters(view);
+    expect(groups).toHaveLength(chapterCount(5_000 / PAGE_ITEMS));
+    expect(groups[2]?.childElementCount).toBe(0);
+    expect(Number.parseFloat(groups[2]?.style.height ?? "")).toBeGreaterThan(0);
+  });
+
+  it("gives a far chapter one box, opens it when it comes near and closes it again, keeping its height", () => {
+    const view = new TranscriptView();
+    let redraws = 0;
+    view.onWindowChange = () => redraws++;
+    const state = toolRun(5_000);
+    view.draw(state);
+    const observer = FakeObserver.all[0] as FakeObserver;
+    const middle = chapters(view)[2] as HTMLElement;
+    // Only chapter boxes and the pages of open chapters are watched, not 200 pages.
+    expect(observer.targets.size).toBe(chapterCount(5_000 / PAGE_ITEMS) + 2 * CHAPTER_PAGES);
+    expect(observer.targets.has(middle)).toBe(true);
+    const closedHeight = middle.style.height;
+
+    observer.report([[middle, true, 0]]);
+    expect(redraws).toBe(1);
+    view.draw(state);
+    expect(middle.childElementCount).toBe(CHAPTER_PAGES);
+    expect(middle.style.height).toBe("");
+    // Its pages are watched now, and the one the reader reaches is drawn.
+    const page = middle.children[5] as HTMLElement;
+    expect(observer.targets.has(page)).toBe(true);
+    observer.report([[page, true, 0]]);
+    view.draw(state);
+    expect(cards(view)).toContain(`k${(2 * CHAPTER_PAGES + 5) * PAGE_ITEMS}`);
+
+    // Measured while open, then far again: one box of the measured height, pages unwatched.
+    observer.report([[middle, true, 12_345]]);
+    observer.report([[middle, false, 12_345]]);
+    view.draw(state);
+    expect(middle.childElementCount).toBe(0);
+    expect(middle.style.height).toBe("12345px");
+    expect(middle.style.height).not.toBe(closedHeight);
+    expect(observer.targets.has(page)).toBe(false);
+    expect(cards(view)).not.toContain(`k${(2 * CHAPTER_PAGES + 5) * PAGE_ITEMS}`);
+  });
+
+  it("opens the chapter on the way to a part it jumps to", () => {
+    const view = new TranscriptView();
+    view.draw(toolRun(5_000));
+    const target = `k${3 * CHAPTER_PAGES * PAGE_ITEMS + 7}`;
+    expect(cards(view)).not.toContain(target);
+    expect(view.scrollTo(target)).toBe(true);
+    expect(cards(view)).toContain(target);
   });
 
   it("draws a page when it comes near and drops one that went far, keeping its height", () => {

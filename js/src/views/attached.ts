@@ -1,0 +1,84 @@
+/**
+ * A view whose element left the page draws nothing until it is back in sight.
+ *
+ * JupyterLab draws a widget output again whenever the kernel updates the display it sits in
+ * (a StreamView refreshes its readable output as the run grows): the widget renderer empties
+ * its node and mounts a new view, and the old view is never told to unmount. Left alone, it
+ * would go on drawing every batch into elements nobody can see, doubling the page's work
+ * for each refresh. A notebook that scrolls cells out of the DOM detaches views for a while
+ * too; those get the current state as soon as they are seen again.
+ */
+import type { Store, StoreListener } from "../model/store";
+
+/** What tells the gate how its element stands: `onSight(visible)` after it was placed or
+ * moved, with whether any of it is in sight. Returns the function that stops watching. */
+export type WatchSight = (el: Element, onSight: (visible: boolean) => void) => () => void;
+
+/** Watches `el` with an IntersectionObserver; null where the page has none (tests without
+ * layout), and then views are never held back. */
+export function intersectionSight(): WatchSight | null {
+  if (typeof IntersectionObserver !== "function") return null;
+  return (el, onSight) => {
+    const observer = new IntersectionObserver((entries) => {
+      onSight(entries.some((entry) => entry.isIntersecting));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  };
+}
+
+/** A store for the views under `root`, and the function that stops its watching. */
+export interface GatedStore {
+  store: Store;
+  /** Whether `root` has been seen in the document (in sight, or when a change came). */
+  wasShown(): boolean;
+  dispose(): void;
+}
+
+/**
+ * `store` as the views under `root` see it: listeners are called only while `root` is in the
+ * document. One that missed a change while it was out is called once with the current state
+ * when `root` is back and in sight.
+ */
+export function gateWhileDetached(
+  store: Store,
+  root: Element,
+  watch: WatchSight | null = intersectionSight(),
+): GatedStore {
+  let shown = root.isConnected;
+  if (watch === null) return { store, wasShown: () => shown || root.isConnected, dispose() {} };
+  const missed = new Set<StoreListener>();
+  const stopWatching = watch(root, (visible) => {
+    if (!root.isConnected) return;
+    shown = true;
+    if (!visible || missed.size === 0) return;
+    const listeners = [...missed];
+    missed.clear();
+    for (const listener of listeners) listener(store.get());
+  });
+  const gated: Store = {
+    ...store,
+    subscribe(listener) {
+      const stop = store.subscribe((state) => {
+        if (root.isConnected) {
+          shown = true;
+          listener(state);
+        } else {
+          missed.add(listener);
+        }
+      });
+      return () => {
+        missed.delete(listener);
+        stop();
+      };
+    },
+  };
+  return {
+    store: gated,
+    wasShown: () => shown || root.isConnected,
+    dispose() {
+      stopWatching();
+      missed.clear();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { createStore, type StoreState } from "../../src/model/store";
+import { gateWhileDetached, type WatchSight } from "../../src/views/attached";
+
+/** A sight watcher the test drives: `see()` is the root coming into view. */
+function fakeSight(): { watch: WatchSight; see(visible?: boolean): void; watching(): boolean } {
+  let onSight: ((visible: boolean) => void) | null = null;
+  return {
+    watch(_el, fn) {
+      onSight = fn;
+      return () => {
+        onSight = null;
+      };
+    },
+    see: (visible = true) => onSight?.(visible),
+    watching: () => onSight !== null,
+  };
+}
+
+function report(store: ReturnType<typeof createStore>, problem: string): void {
+  store.report(problem);
+}
+
+describe("a view taken off the page", () => {
+  it("is told of changes while its root is in the document", () => {
+    const store = createStore();
+    const root = document.createElement("div");
+    document.body.append(root);
+    const sight = fakeSight();
+    const gate = gateWhileDetached(store, root, sight.watch);
+    const seen: StoreState[] = [];
+    gate.store.subscribe((s) => seen.push(s));
+    report(store, "one");
+    report(store, "two");
+    expect(seen).toHaveLength(2);
+    root.remove();
+  });
+
+  it("draws nothing while detached, then once with the latest state when seen again", () => {
+    const store = createStore();
+    const root = document.createElement("div");
+    document.body.append(root);
+    const sight = fakeSight();
+    const gate = gateWhileDetached(store, root, sight.watch);
+    const versions: number[] = [];
+    gate.store.subscribe((s) => versions.push(s.version));
+    root.remove(); // the renderer emptied its node
+    for (let i = 0; i < 50; i++) report(store, `problem ${i}`);
+    expect(versions).toEqual([]);
+    sight.see(); // still detached: an observer may report while the element is gone
+    expect(versions).toEqual([]);
+    document.body.append(root);
+    sight.see(false); // back in the page but scrolled out of sight: still nothing
+    expect(versions).toEqual([]);
+    sight.see();
+    expect(versions).toEqual([store.get().version]);
+    sight.see(); // nothing missed since
+    expect(versions).toHaveLength(1);
+    report(store, "live again");
+    expect(versions).toHaveLength(2);
+    root.remove();
+  });
+
+  it("says whether its root was ever in the page", () => {
+    const store = createStore();
+    const root = document.createElement("div");
+    const sight = fakeSight();
+    const gate = gateWhileDetached(store, root, sight.watch);
+    expect(gate.wasShown()).toBe(false);
+    document.body.append(root);
+    sight.see(false);
+    root.remove();
+    expect(gate.wasShown()).toBe(true);
+  });
+
+  it("stops watching and forgets missed listeners when disposed or unsubscribed", () => {
+    const store = createStore();
+    const root = document.createElement("div");
+    const sight = fakeSight();
+    const gate = gateWhileDetached(store, root, sight.watch);
+    let calls = 0;
+    const stop = gate.store.subscribe(() => {
+      calls += 1;
+    });
+    report(store, "missed");
+    stop();
+    document.body.append(root);
+    sight.see();
+    expect(calls).toBe(0);
+    gate.dispose();
+    expect(sight.watching()).toBe(false);
+    root.remove();
+  });
+
+  it("passes everything through where nothing can tell it is in sight", () => {
+    const store = createStore();
+    const root = document.createElement("div"); // never attached
+    const gate = gateWhileDetached(store, root, null);
+    let calls = 0;
+    gate.store.subscribe(() => {
+      calls += 1;
+    });
+    report(store, "seen");
+    expect(calls).toBe(1);
+  });
+});
