@@ -113,6 +113,26 @@ async def html(request: Request) -> Response:
     return Response("<html><body>Login required</body></html>", media_type="text/html")
 
 
+async def endless_text(request: Request) -> Response:
+    async def gen() -> AsyncIterator[bytes]:
+        yield b"tick 0\n"
+        for n in range(1, 100):  # bounded: at most 10 s, the client is gone long before
+            await asyncio.sleep(0.1)
+            yield f"tick {n}\n".encode()
+
+    return StreamingResponse(gen(), media_type="text/plain")
+
+
+async def endless_error(request: Request) -> Response:
+    async def gen() -> AsyncIterator[bytes]:
+        yield b"overloaded: " + b"x" * 70_000
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            yield b"x" * 100
+
+    return StreamingResponse(gen(), status_code=503, media_type="text/plain")
+
+
 def _needs_json(request: Request) -> Response | None:
     if request.headers.get("content-type") != "application/json":
         return JSONResponse({"error": "Content-Type must be application/json"}, status_code=415)
@@ -162,6 +182,8 @@ APP = Starlette(
         Route("/hang", hang, methods=["POST"]),
         Route("/fail", failure, methods=["POST"]),
         Route("/html", html, methods=["POST"]),
+        Route("/endless-text", endless_text, methods=["POST"]),
+        Route("/endless-error", endless_error, methods=["POST"]),
         Route("/api/agents/{agent}/stream", agent_stream, methods=["POST"]),
         Route("/api/workflows/{workflow}/create-run", create_run, methods=["POST"]),
         Route("/api/workflows/{workflow}/stream", workflow_stream, methods=["POST"]),
@@ -240,6 +262,24 @@ def test_non_sse_content_type(base_url: str) -> None:
     assert "not text/event-stream" in error["payload"]["error"]["message"]
     assert "text/html" in error["payload"]["error"]["contentType"]
     assert "Login required" in error["payload"]["error"]["body"]
+
+
+def test_an_endless_body_that_is_not_sse_is_refused_at_once(base_url: str) -> None:
+    started = time.monotonic()
+    (error,) = run_both(sse(f"{base_url}/endless-text", timeout=5))
+    # Both reads together, long before the body (ten seconds of ticks) or the timeout ends.
+    assert time.monotonic() - started < 3
+    assert "not a server-sent event stream" in error["payload"]["error"]["message"]
+    assert error["payload"]["error"]["contentType"].startswith("text/plain")
+    assert error["payload"]["error"]["body"].startswith("tick 0")
+
+
+def test_an_endless_error_body_is_read_up_to_its_limit_only(base_url: str) -> None:
+    started = time.monotonic()
+    (error,) = run_both(sse(f"{base_url}/endless-error", timeout=5))
+    assert time.monotonic() - started < 3
+    assert error["payload"]["error"]["status"] == 503
+    assert "answered HTTP 503: overloaded: xxx" in error["payload"]["error"]["message"]
 
 
 def test_hanging_server_times_out_with_a_clear_error(base_url: str) -> None:

@@ -132,3 +132,51 @@ async def test_live_agent_objects() -> None:
     assert call.tool_name == "double" and call.result == 0
     assert state.status == "finished"
     assert state.usage is not None and state.usage.input_tokens
+
+
+async def test_custom_events_become_data_parts_as_in_pydantic_ais_ai_sdk_encoding() -> None:
+    pytest.importorskip("pydantic_ai")
+    from pydantic_ai.ui.vercel_ai import VercelAIEventStream
+    from pydantic_ai_agents import searching_agent
+
+    agent = searching_agent()
+
+    async def events():  # type: ignore[no-untyped-def]
+        async with agent.run_stream_events("go") as stream:
+            async for event in stream:
+                yield event
+
+    live = [event async for event in events()]
+    assert any(getattr(e, "event_kind", None) == "custom" for e in live)
+
+    async def again():  # type: ignore[no-untyped-def]
+        for event in live:
+            yield event
+
+    in_process = accumulate([c async for c in from_pydantic_ai(again())])
+    # The same events through pydantic-ai's own AI SDK UI encoding, folded by chunkscope.
+    encoded = [
+        chunk.model_dump(mode="json", by_alias=True, exclude_none=True)
+        async for chunk in VercelAIEventStream(run_input=None).transform_stream(again())
+    ]
+    ai_sdk = accumulate(encoded)
+
+    def data_parts(state: Any) -> list[tuple[str, Any]]:
+        return [(p.data_type, p.data) for p in state.data]
+
+    assert data_parts(in_process) == [
+        ("data-search_progress", {"done": 1, "total": 2}),
+        ("data-search_progress", {"done": 2, "total": 2}),
+    ]
+    assert data_parts(in_process) == data_parts(ai_sdk)
+    raws = [c["payload"]["event"] for c in convert_pydantic_ai(live) if c["type"] == "raw"]
+    assert all(event.get("event_kind") != "custom" for event in raws), raws
+
+    # The JSON dump of a custom event folds the same as the live object.
+    dumped = {"event_kind": "custom", "name": "search_progress", "tool_call_id": "c1"}
+    (chunk,) = [
+        c
+        for c in convert_pydantic_ai([{**dumped, "done": 1, "total": 2}])
+        if c["type"].startswith("data-")
+    ]
+    assert chunk == {"type": "data-search_progress", "data": {"done": 1, "total": 2}}

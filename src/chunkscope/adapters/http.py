@@ -142,6 +142,29 @@ class HttpChunkStream:
             self.transport == "sse" and not content_type.startswith("text/event-stream")
         )
 
+    @staticmethod
+    def _enough(response: httpx.Response, head: bytes) -> bool:
+        """Whether ``head`` is all the body a refusal needs: an error status is read to its end
+        or the limit (its message may come in pieces); a body that is not SSE only needs a
+        sample, and may never end (a text/plain stream)."""
+        return len(head) >= _MAX_ERROR_BODY or (response.status_code < 400 and len(head) > 0)
+
+    def _read_head(self, response: httpx.Response) -> bytes:
+        head = b""
+        for piece in response.iter_bytes():
+            head += piece
+            if self._enough(response, head):
+                break
+        return head[:_MAX_ERROR_BODY]
+
+    async def _aread_head(self, response: httpx.Response) -> bytes:
+        head = b""
+        async for piece in response.aiter_bytes():
+            head += piece
+            if self._enough(response, head):
+                break
+        return head[:_MAX_ERROR_BODY]
+
     def _broken(self, pipeline: AutoAdapter, exc: Exception) -> list[Chunk]:
         where = f"after {pipeline.events_seen} events"
         if pipeline.mid_event:
@@ -190,7 +213,7 @@ class HttpChunkStream:
                     params=self.params,
                     headers=self._request_headers(),
                 ) as response:
-                    body = response.read()[:_MAX_ERROR_BODY] if self._needs_body(response) else None
+                    body = self._read_head(response) if self._needs_body(response) else None
                     problem = self._check_response(pipeline, response, body)
                     if problem is not None:
                         yield from problem
@@ -229,11 +252,7 @@ class HttpChunkStream:
                     params=self.params,
                     headers=self._request_headers(),
                 ) as response:
-                    body = (
-                        (await response.aread())[:_MAX_ERROR_BODY]
-                        if self._needs_body(response)
-                        else None
-                    )
+                    body = await self._aread_head(response) if self._needs_body(response) else None
                     problem = self._check_response(pipeline, response, body)
                     if problem is not None:
                         for chunk in problem:

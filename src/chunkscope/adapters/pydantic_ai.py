@@ -19,6 +19,9 @@ Events arrive as pydantic-ai's dataclasses or as their JSON dumps (both carry th
 * ``agent_run_result`` becomes ``finish`` (and ``object-result`` first when the output is
   structured data); ``final_result`` and event kinds without a Mastra equivalent become
   ``raw``;
+* custom events (``RunContext.emit``, ``event_kind: "custom"``) become ``data-<name>`` with
+  the event's payload, as pydantic-ai's own AI SDK encoding sends them: ``to_payload()`` of
+  a live event, the fields beside the envelope (name, tool call, kind) of a dumped one;
 * a stream without ``agent_run_result`` was cut short and ends with an ``error`` chunk; a
   run that raises ends with ``error`` and the exception is re-raised.
 """
@@ -34,6 +37,9 @@ from ._json import parse_json_text, to_jsonable
 from ._writer import Chunk, make_usage
 
 _ERROR_OUTCOMES = {"retried", "failed", "error", "denied"}
+
+#: What identifies and attributes a custom event, as opposed to its payload.
+_CUSTOM_ENVELOPE = frozenset({"name", "tool_call_id", "tool_name", "event_kind"})
 
 
 def _normalize(event: Any) -> dict[str, Any] | None:
@@ -71,6 +77,11 @@ class PydanticAIAdapter(StreamAdapter):
     def handle(self, event: Any) -> None:
         """One event (dataclass or dict) to the handler of its ``event_kind``; an unknown kind or
         an unreadable event goes ``raw``."""
+        to_payload = getattr(event, "to_payload", None)
+        if getattr(event, "event_kind", None) == "custom" and callable(to_payload):
+            # The event's own idea of its payload (a subclass may shape it).
+            self._custom(getattr(event, "name", None), to_payload())
+            return
         data = _normalize(event)
         kind = data.get("event_kind") if data else None
         handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
@@ -257,6 +268,25 @@ class PydanticAIAdapter(StreamAdapter):
             )
 
     # -- end of run -------------------------------------------------------------------------
+
+    @on("custom")
+    def _on_custom(self, event: dict[str, Any]) -> None:
+        payload = {k: v for k, v in event.items() if k not in _CUSTOM_ENVELOPE}
+        self._custom(event.get("name"), payload)
+
+    def _custom(self, name: object, payload: object) -> None:
+        if not isinstance(name, str) or not name:
+            self.writer.start()
+            self.writer.raw(
+                {
+                    "format": self.format_name,
+                    "event": {"event_kind": "custom", "name": name, "payload": payload},
+                    "problem": "custom event without a name",
+                }
+            )
+            return
+        self.writer.start()
+        self.writer.data(name, payload)
 
     @on("agent_run_result")
     def _on_agent_run_result(self, event: dict[str, Any]) -> None:
