@@ -65,7 +65,7 @@ class Api:
         _import_package()
         try:
             from chunkscope.fold.state import RunState
-            from chunkscope.fold.stream import accumulate
+            from chunkscope.fold.stream import fold_chunks as accumulate
             from chunkscope.live.consume import Channel, Consumer
 
             self.layout = "current"

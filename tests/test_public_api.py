@@ -58,7 +58,12 @@ def test_the_top_level_offers_the_notebook_names_and_the_rooms() -> None:
     )
     public = {name for name in done.stdout.split() if not name.startswith("_")}
     assert set(cs.__all__) == TOP_LEVEL
-    assert public == (TOP_LEVEL - {"__version__"}) | ROOMS | {"cassettes", "inputs", "recording"}
+    assert public == (TOP_LEVEL - {"__version__"}) | ROOMS | {
+        "capture",
+        "cassettes",
+        "inputs",
+        "recording",
+    }
     assert isinstance(cs.__version__, str)
 
 

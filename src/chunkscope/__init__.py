@@ -16,14 +16,15 @@ from typing import Any as _Any
 from . import adapters, demo
 from ._version import __version__
 from .adapters import mastra, sse
+from .capture import arecord, record
 from .cassettes import cassette
 from .chunks import Chunk, parse_chunk
 from .fold.state import RunState
-from .fold.stream import accumulate
+from .inputs import accumulate
 from .live.widget import StreamView
 from .present.compare import compare
 from .present.export import write_html
-from .recording import arecord, record, replay
+from .recording import replay
 
 __all__ = [
     "Chunk",

@@ -266,40 +266,6 @@ class Recorder:
             self._file = None
 
 
-def record(
-    source: Iterable[Any],
-    path: str | Path,
-    *,
-    include_transient: bool = False,
-    mask: MaskOption = True,
-) -> int:
-    """Consume a sync source, writing every chunk to ``path``; return how many were written.
-
-    Secrets (API keys, bearer tokens, header-like fields) are masked in the file unless
-    ``mask=False``; a ``SecretMask`` chooses which.
-    """
-    recorder = Recorder(path, include_transient=include_transient, mask=mask)
-    try:
-        for chunk in source:
-            recorder.write(chunk)
-    finally:
-        recorder.close()
-    return recorder.count
-
-
-async def arecord(
-    source: Any, path: str | Path, *, include_transient: bool = False, mask: MaskOption = True
-) -> int:
-    """``record`` for an async source."""
-    recorder = Recorder(path, include_transient=include_transient, mask=mask)
-    try:
-        async for chunk in source:
-            recorder.write(chunk)
-    finally:
-        recorder.close()
-    return recorder.count
-
-
 class Replay:
     """Chunks of a recording, as a sync or an async iterable, paced like the original.
 

@@ -127,6 +127,8 @@ def _detect_dict(data: dict[str, Any]) -> str | None:
     kind = data.get("type")
     if not isinstance(kind, str):
         return None
+    if kind == "chunk" and isinstance(data.get("chunk"), dict):
+        return _detect_dict(data["chunk"])  # the OpenAI SDK's chat stream helper
     if kind.startswith("response.") or (kind == "error" and "sequence_number" in data):
         return "openai"
     if "from" in data or "runId" in data or kind.startswith(("workflow-", "data-")):
@@ -142,6 +144,17 @@ def _detect_dict(data: dict[str, Any]) -> str | None:
     return None
 
 
+def _described(event: Any) -> str:
+    """What an unrecognized event is, for the error that names it."""
+    if isinstance(event, dict):
+        keys = ", ".join(map(str, list(event)[:6]))
+        return f"a dict with keys {keys}" if keys else "an empty dict"
+    if isinstance(event, str):
+        return f"text starting {event[:40]!r}"
+    kind = type(event)
+    return f"a {kind.__module__}.{kind.__qualname__}"
+
+
 class _Unknown(StreamAdapter):
     """Keeps every event of an unrecognized stream as a ``raw`` chunk."""
 
@@ -152,7 +165,11 @@ class _Unknown(StreamAdapter):
             event = bytes(event).decode("utf-8", "replace")
         self.writer.start()
         self.writer.raw(
-            {"format": "unknown", "event": event, "problem": "no adapter recognizes this stream"}
+            {
+                "format": "unknown",
+                "event": event,
+                "problem": f"no adapter recognizes this stream ({_described(event)})",
+            }
         )
 
 

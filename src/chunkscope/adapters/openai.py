@@ -33,6 +33,9 @@ from ._events import sse_json
 from ._json import parse_json_text
 from ._writer import Chunk, finish_reason, make_usage
 
+#: Event types of the SDK's chat stream helper that repeat what its ``chunk`` events carry.
+_CHAT_HELPER_EVENTS = ("content.", "refusal.", "tool_calls.function.arguments.", "logprobs.")
+
 _REDUNDANT = {
     "response.output_text.done",
     "response.content_part.added",
@@ -96,7 +99,14 @@ class OpenAIAdapter(StreamAdapter):
 
     def handle(self, event: Any) -> None:
         """One Chat Completions chunk or Responses event (SDK object, dict or SSE event);
-        ``[DONE]`` ends the chat step and run, and what is neither goes ``raw``."""
+        ``[DONE]`` ends the chat step and run, and what is neither goes ``raw``. Of the
+        events the SDK's ``chat.completions.stream()`` helper yields, the ``chunk`` ones carry
+        the chunks; the others are derived from them and are skipped."""
+        kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
+        if kind == "chunk":
+            event = event.get("chunk") if isinstance(event, dict) else getattr(event, "chunk", None)
+        elif isinstance(kind, str) and kind.startswith(_CHAT_HELPER_EVENTS):
+            return
         value = sse_json(event)
         if value == "[DONE]":
             self._chat_done()

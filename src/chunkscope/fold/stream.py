@@ -8,7 +8,7 @@ from typing import Any
 from .state import RunState
 
 
-def accumulate(chunks: Iterable[Any], title: str = "") -> RunState:
+def fold_chunks(chunks: Iterable[Any], title: str = "") -> RunState:
     """Fold a whole stream (chunks, dicts, JSON lines, or a ``replay``) into a RunState."""
     state = RunState(title)
     state.wire_ops = False  # no page reads this run's ops: make none
