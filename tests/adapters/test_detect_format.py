@@ -93,3 +93,14 @@ def test_forced_format_and_unknown_streams() -> None:
     assert chunks[-1]["payload"]["event"] == "hello world, not a known stream"
     assert detect(object()) is None
     assert list(adapt([])) == []
+
+
+def test_the_formats_page_has_a_row_for_every_adapter() -> None:
+    from pathlib import Path
+
+    from chunkscope.adapters.detection import ADAPTERS
+
+    page = (Path(__file__).parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| ")]
+    for name in ADAPTERS:
+        assert any(f"(`{name}`)" in row for row in rows), f"docs/formats.md has no row for {name}"
