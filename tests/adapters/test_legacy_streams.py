@@ -155,3 +155,15 @@ def test_legacy_workflow_events_get_their_workflow_prefix() -> None:
 def test_legacy_workflow_unknown_events_are_raw() -> None:
     chunks = convert_legacy_workflow([{"type": "mystery", "payload": {}}, "garbage"])
     assert types(chunks) == ["raw", "raw"]
+
+
+def test_a_legacy_workflow_folds_to_its_own_status_with_no_invalid_chunk() -> None:
+    # Passed as the events come: accumulate() adapts them as show() does.
+    suspended = accumulate(LEGACY_WORKFLOW)
+    assert suspended.status == "suspended"
+    succeeded = accumulate([*LEGACY_WORKFLOW[:4], LEGACY_WORKFLOW[-1]])
+    assert succeeded.status == "finished"
+    for state in (suspended, succeeded):
+        assert "invalid" not in state.transcript()
+        assert "[step fetch] success" in state.transcript()
+    assert '"rows": 3' in succeeded.transcript()
