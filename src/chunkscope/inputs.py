@@ -11,6 +11,7 @@ same things and refuses the rest with the same clear message.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from pathlib import Path
@@ -28,10 +29,13 @@ _WHAT_A_RUN_IS = "a RunState, a StreamView, a recording path, a replay() or an i
 
 def entered(value: Any) -> Any:
     """``value``, or the stream of a context manager that is not itself iterable, entered when
-    the stream is first read and exited when it ends or is closed."""
+    the stream is first read and exited when it ends or is closed; a coroutine that returns a
+    stream is awaited when the stream is first read."""
     # A path is a context manager too on older Pythons, and never a stream.
     if isinstance(value, (Iterable, AsyncIterable, Path)):
         return value
+    if inspect.iscoroutine(value):  # `model.astream_events(version="v3")`, not yet awaited
+        return _awaited(value)
     if hasattr(value, "__aenter__") and hasattr(value, "__aexit__"):
         return _async_within(value)
     if hasattr(value, "__enter__") and hasattr(value, "__exit__"):
@@ -42,6 +46,12 @@ def entered(value: Any) -> Any:
 def _within(manager: Any) -> Iterator[Any]:
     with manager as stream:
         yield from stream
+
+
+async def _awaited(coroutine: Any) -> AsyncIterator[Any]:
+    stream = await coroutine
+    async for event in entered(stream):
+        yield event
 
 
 async def _async_within(manager: Any) -> AsyncIterator[Any]:

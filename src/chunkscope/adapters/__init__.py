@@ -6,6 +6,8 @@ returns the same kind, and a ``convert_*`` function for a whole list:
 
 * Konan LLM chat API streaming events (``on_*`` SSE): :func:`from_konan` / :func:`convert_konan`
 * LangChain ``astream_events`` v2: :func:`from_langchain` / :func:`convert_langchain`
+* a LangChain chat model's ``astream_events`` v3: :func:`from_langchain_v3` /
+  :func:`convert_langchain_v3`
 * pydantic-ai ``run_stream_events``: :func:`from_pydantic_ai` / :func:`convert_pydantic_ai`
 * OpenAI chat completions and responses: :func:`from_openai` / :func:`convert_openai`
 * AI SDK v5 UI message stream: :func:`from_ai_sdk` / :func:`convert_ai_sdk`
@@ -26,6 +28,7 @@ from .detection import ADAPTERS, AutoAdapter, adapt, detect
 from .http import HttpChunkStream, sse
 from .konan import KonanAdapter, convert_konan, from_konan
 from .langchain import LangChainAdapter, convert_langchain, from_langchain
+from .langchain_v3 import LangChainV3Adapter, convert_langchain_v3, from_langchain_v3
 from .legacy import (
     DataStreamV4Adapter,
     LegacyWorkflowAdapter,
@@ -49,6 +52,7 @@ __all__ = [
     "HttpChunkStream",
     "KonanAdapter",
     "LangChainAdapter",
+    "LangChainV3Adapter",
     "LegacyWorkflowAdapter",
     "MastraChunkAdapter",
     "MastraClient",
@@ -64,6 +68,7 @@ __all__ = [
     "convert_data_stream_v4",
     "convert_konan",
     "convert_langchain",
+    "convert_langchain_v3",
     "convert_legacy_workflow",
     "convert_openai",
     "convert_pydantic_ai",
@@ -72,6 +77,7 @@ __all__ = [
     "from_data_stream_v4",
     "from_konan",
     "from_langchain",
+    "from_langchain_v3",
     "from_legacy_workflow",
     "from_mastra",
     "from_openai",

@@ -19,6 +19,7 @@ from ._writer import Chunk
 from .ai_sdk import AISdkAdapter
 from .konan import KonanAdapter
 from .langchain import LangChainAdapter
+from .langchain_v3 import V3_EVENTS, LangChainV3Adapter
 from .legacy import DataStreamV4Adapter, LegacyWorkflowAdapter
 from .mastra_chunks import MastraChunkAdapter
 from .openai import OpenAIAdapter
@@ -29,6 +30,7 @@ ADAPTERS: dict[str, type[StreamAdapter]] = {
     "mastra": MastraChunkAdapter,
     "konan": KonanAdapter,
     "langchain": LangChainAdapter,
+    "langchain_v3": LangChainV3Adapter,
     "pydantic_ai": PydanticAIAdapter,
     "openai": OpenAIAdapter,
     "ai_sdk": AISdkAdapter,
@@ -116,6 +118,8 @@ def detect(event: Any) -> str | None:
 def _detect_dict(data: dict[str, Any]) -> str | None:
     name = data.get("event")
     if isinstance(name, str):
+        if name in V3_EVENTS:
+            return "langchain_v3"
         if "run_id" in data or "parent_ids" in data:
             return "langchain"
         if name.startswith("on_") or name in _KONAN_EVENTS:

@@ -66,7 +66,8 @@ def _message(value: object) -> dict[str, Any]:
     return data
 
 
-def _usage(raw: object) -> dict[str, int] | None:
+def langchain_usage(raw: object) -> dict[str, int] | None:
+    """A LangChain ``usage_metadata`` as a Mastra usage record (None when there is none)."""
     if not isinstance(raw, dict):
         return None
     inp = raw.get("input_token_details") or {}
@@ -268,7 +269,7 @@ class LangChainAdapter(StreamAdapter):
             reason = "tool-calls" if called else "stop"
         else:
             reason = finish_reason(raw_reason)
-        usage = _usage(output.get("usage_metadata")) or _usage(call.usage)
+        usage = langchain_usage(output.get("usage_metadata")) or langchain_usage(call.usage)
         model = (meta.get("model_name") if isinstance(meta, dict) else None) or call.model_name
         self.writer.step_finish(
             reason,

@@ -1,0 +1,85 @@
+"""A small chat model on langchain-core's own base class, for streams the fake models cannot
+make: it reports token usage, thinks before it answers, and can ask for a tool. Its events
+(``astream_events`` v2 or v3) are langchain-core's, produced by the real library."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+
+USAGE = {"input_tokens": 7, "output_tokens": 5, "total_tokens": 12}
+
+
+class ScriptedModel(BaseChatModel):
+    """Streams ``thought`` as reasoning, ``answer`` word by word, then (when ``tool`` is set)
+    one call of that tool with ``tool_args`` in two pieces; the last chunk carries the usage
+    and the finish reason."""
+
+    answer: str = "The answer is 42."
+    thought: str = ""
+    tool: str = ""
+    tool_args: str = '{"city": "Oslo"}'
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        message = AIMessage(content=self.answer, usage_metadata=USAGE)  # type: ignore[arg-type]
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> Iterator[ChatGenerationChunk]:
+        pieces: list[AIMessageChunk] = []
+        if self.thought:
+            pieces.append(
+                AIMessageChunk(content=[{"type": "reasoning", "reasoning": self.thought}])
+            )
+        words = self.answer.split(" ") if self.answer else []
+        pieces += [
+            AIMessageChunk(content=word if i == 0 else " " + word) for i, word in enumerate(words)
+        ]
+        if self.tool:
+            half = len(self.tool_args) // 2
+            pieces.append(
+                AIMessageChunk(
+                    content="",
+                    tool_call_chunks=[
+                        {
+                            "name": self.tool,
+                            "args": self.tool_args[:half],
+                            "id": "call-1",
+                            "index": 0,
+                        }
+                    ],
+                )
+            )
+            pieces.append(
+                AIMessageChunk(
+                    content="",
+                    tool_call_chunks=[
+                        {"name": None, "args": self.tool_args[half:], "id": None, "index": 0}
+                    ],
+                )
+            )
+        reason = "tool_calls" if self.tool else "stop"
+        pieces.append(
+            AIMessageChunk(
+                content="",
+                usage_metadata=USAGE,  # type: ignore[arg-type]
+                response_metadata={"finish_reason": reason},
+                chunk_position="last",
+            )
+        )
+        for piece in pieces:
+            chunk = ChatGenerationChunk(message=piece)
+            if run_manager:
+                run_manager.on_llm_new_token(piece.text, chunk=chunk)
+            yield chunk
