@@ -165,3 +165,35 @@ async def test_live_library_objects_give_the_same_chunks_as_the_recording() -> N
     assert_coherent(chunks)
     assert [c["type"] for c in chunks] == [c["type"] for c in chunks_of("text")]
     assert accumulate(chunks).text == "Hello there, streaming world!"
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+async def test_a_tool_no_model_asked_for_joins_a_step_instead_of_making_one(where: str) -> None:
+    # A step is one model call and the tools it asked for: a chain's own tool, run after the
+    # model answered or before any model call, must not leave the answer in a step of its own.
+    pytest.importorskip("langchain_core")
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_core.tools import tool
+    from langchain_models import ScriptedModel
+
+    @tool
+    def shout(text: str) -> str:
+        """Upper-case the text."""
+        return text.upper()
+
+    @tool
+    def lookup(q: str) -> str:
+        """Look something up."""
+        return f"notes on {q}"
+
+    if where == "after":
+        chain: Any = ScriptedModel() | StrOutputParser() | shout
+    else:
+        chain = lookup | ScriptedModel() | StrOutputParser()
+    events = [e async for e in chain.astream_events("q", version="v2")]
+    state = accumulate(events)
+    assert state.status == "finished"
+    assert state.text == "The answer is 42."
+    assert [step.finish_reason for step in state.steps] == ["stop"]
+    (call,) = state.tool_calls
+    assert call.result == ("THE ANSWER IS 42." if where == "after" else "notes on q")

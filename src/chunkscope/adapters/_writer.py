@@ -159,6 +159,15 @@ class MastraWriter:
         if not self.step_open:
             self.step_start()
 
+    def _ensure_tool_step(self) -> None:
+        """A step for a tool call: the open one, or the one whose finish is held back (a
+        framework that reports tools after the model call ended still means that call's
+        step; a tool no model asked for must not invent a step of its own)."""
+        if self._pending_step_finish is not None and not self.step_open:
+            self._ensure_start()
+            return
+        self._ensure_step()
+
     def _flush_pending_step(self) -> None:
         if self._pending_step_finish is not None:
             self._out.append(self._pending_step_finish)
@@ -330,7 +339,7 @@ class MastraWriter:
         """Emit ``tool-call-input-streaming-start`` (once per call)."""
         if call_id in self._open_inputs:
             return
-        self._ensure_step()
+        self._ensure_tool_step()
         self._open_inputs[call_id] = tool_name
         self.tool_names[call_id] = tool_name
         payload = {"toolCallId": call_id, "toolName": tool_name}
@@ -359,7 +368,7 @@ class MastraWriter:
 
     def tool_call(self, call_id: str, tool_name: str, args: JSON, **extra: Any) -> None:
         """Emit ``tool-call`` (ending its input streaming first)."""
-        self._ensure_step()
+        self._ensure_tool_step()
         self.tool_input_end(call_id)
         self.tool_names[call_id] = tool_name
         self._step_called_tools = True

@@ -19,6 +19,9 @@ dumps; both are handled. The mapping onto Mastra chunks:
   the first unanswered call with the same tool name; ``on_tool_end`` becomes
   ``tool-result`` (``tool-error`` when the ToolMessage has ``status: "error"``) and
   ``on_tool_error`` becomes ``tool-error``;
+* a step is one model call and the tools it asked for: a tool the chain runs itself after
+  the model answered joins that call's step, and one that runs before any model call joins
+  the first step, so neither makes up a step (and leaves the answer in an earlier one);
 * ``on_custom_event`` becomes ``data-<name>``; retriever documents also become ``source``;
 * chains, prompts, parsers and other events keep their place in the stream as ``raw``
   chunks (the original event), so nested chains stay visible in the inspector without
@@ -105,6 +108,8 @@ class LangChainAdapter(StreamAdapter):
         self._pending_calls: list[tuple[str, str]] = []
         self._chain_tool_calls: dict[str, str] = {}
         self._tool_runs: dict[str, str] = {}
+        # Tool events that came before any model call: no step to hold them yet.
+        self._early_tools: list[dict[str, Any]] = []
 
     # -- dispatch ---------------------------------------------------------------------------
 
@@ -122,17 +127,33 @@ class LangChainAdapter(StreamAdapter):
             if not self._fixed_run_id and run_id:
                 self.writer.run_id = run_id
             self.writer.start(name=event.get("name"), event=kind)
+        if kind.startswith("on_tool_") and not self._models and not self._root_ended:
+            # A step is one model call and the tools it asked for: a tool that runs before
+            # any model call waits for the first step rather than making one up.
+            self._early_tools.append(event)
+            return
         handler = self.HANDLERS.get(kind)
         if handler is None:
             self._keep_raw(event)
         else:
             handler(self, event, run_id)
         if run_id and run_id == self._root and kind.endswith("_end") and not self._root_ended:
+            self._flush_early_tools()
             self._root_ended = True
             self.writer.finish()
 
+    def _flush_early_tools(self) -> None:
+        early, self._early_tools = self._early_tools, []
+        for event in early:
+            handler = self.HANDLERS.get(event["event"])
+            if handler is None:
+                self._keep_raw(event)
+            else:
+                handler(self, event, str(event.get("run_id") or ""))
+
     def finalize(self) -> None:
         """Close open parts, with an ``error`` chunk when the root run started but never ended."""
+        self._flush_early_tools()
         if self._root is not None and not self._root_ended and not self.writer.errored:
             self.writer.error(
                 {"message": f"the event stream ended before its root run {self._root} ended"}
@@ -153,6 +174,7 @@ class LangChainAdapter(StreamAdapter):
             request={"input": event.get("data", {}).get("input")},
             name=event.get("name"),
         )
+        self._flush_early_tools()
 
     def _model(self, run_id: str) -> _ModelCall:
         if run_id not in self._models:
