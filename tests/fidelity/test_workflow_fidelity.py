@@ -70,3 +70,31 @@ def test_a_suspended_step_keeps_its_suspend_payload() -> None:
     late = cs.accumulate(chunks[chunks.index(suspended) :])
     (only,) = late.workflow_steps
     assert only.suspend_payload == {"reason": "value 42 needs a human"}
+
+
+def _live(chunks: list[dict[str, Any]]) -> tuple[cs.RunState, list[dict[str, Any]]]:
+    """Fold as a live view does, keeping the ops a page would get."""
+    state = cs.RunState()
+    ops: list[dict[str, Any]] = []
+    for chunk in chunks:
+        ops += state.handle(chunk) or []
+    state.close()
+    return state, ops
+
+
+def test_the_page_gets_the_suspend_payload_and_the_failure_reason() -> None:
+    state, ops = _live(_chunks("workflow-suspend"))
+    (wstep,) = [
+        p for p in state.snapshot()["parts"] if p["kind"] == "wstep" and p["suspendPayload"]
+    ]
+    assert wstep["suspendPayload"] == {"reason": "value 42 needs a human"}
+    assert any(
+        op.get("set", {}).get("suspendPayload") == {"reason": "value 42 needs a human"}
+        for op in ops
+        if op["op"] == "set"
+    )
+
+    failed, ops = _live(_chunks("workflow-invalid-input"))
+    (workflow,) = [p for p in failed.snapshot()["parts"] if p["kind"] == "workflow"]
+    assert workflow["error"] == failed.error
+    assert any(op["op"] == "set" and "error" in op["set"] for op in ops)

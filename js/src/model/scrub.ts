@@ -205,6 +205,8 @@ function partAt(part: Part, t: number): Part {
         states,
         output: TERMINAL_WSTEP.has(status) ? part.output : null,
         error: status === "failed" ? part.error : null,
+        suspendPayload:
+          status === "suspended" || hadState(states, "suspended") ? part.suspendPayload : null,
       };
     }
     case "run":
@@ -214,7 +216,7 @@ function partAt(part: Part, t: number): Part {
     case "step":
       return endedByT ? { ...part } : { ...part, t1, finishReason: null, usage: null };
     case "workflow":
-      return endedByT ? { ...part } : { ...part, t1, status: "running", result: null };
+      return endedByT ? { ...part } : { ...part, t1, status: "running", result: null, error: null };
     case "object":
       return { ...part, t1, final: endedByT ? part.final : false };
     default:

@@ -288,6 +288,8 @@ export interface WorkflowRun extends PartBase {
   /** `running` until the workflow ends, then Mastra's `workflowStatus`. */
   status: string;
   result: unknown;
+  /** Why a failed workflow failed (`workflow-finish` metadata), or null. */
+  error: unknown;
 }
 
 /** One workflow step. */
@@ -302,6 +304,8 @@ export interface WorkflowStep extends PartBase {
   output: unknown;
   error: unknown;
   progress: unknown;
+  /** What a suspended step asks to be resumed with (`suspendPayload`), or null. */
+  suspendPayload: unknown;
 }
 
 /** An agent-network routing or execution event. */

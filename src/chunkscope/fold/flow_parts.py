@@ -112,11 +112,13 @@ class WorkflowRun(Part):
         ("workflow_id", "workflowId"),
         ("status", "status"),
         ("result", "result"),
+        ("error", "error"),
     )
     __slots__ = ("error", "result", "run_id", "status", "workflow_id")
 
     def to_wire(self) -> WorkflowRunWire:
-        """The workflow run as its wire record (``WorkflowRunWire``): ids, status and result."""
+        """The workflow run as its wire record (``WorkflowRunWire``): ids, status, result and
+        the error of a failed run."""
         return cast("WorkflowRunWire", self._wire())
 
     def __init__(
@@ -154,6 +156,7 @@ class WorkflowStep(_Stateful):
         ("output", "output"),
         ("error", "error"),
         ("progress", "progress"),
+        ("suspend_payload", "suspendPayload"),
     )
     __slots__ = ("error", "input", "output", "progress", "step_id", "suspend_payload")
 

@@ -115,6 +115,7 @@ def on_workflow_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
     if error is not None and workflow.status == "failed":
         # a run that fails before or between steps (bad input, say) says why only here
         workflow.error = error
+        cx.set(workflow, t, error=error)
         message = message_of(error) or "the workflow failed"
         cx.problem(
             cx.state.errors, f"the workflow failed: {message}", cx.where, t, chunk.type, index
@@ -208,6 +209,7 @@ def on_step(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
     fields: dict[str, Any] = {}
     if "suspendPayload" in payload:
         wstep.suspend_payload = payload.get("suspendPayload")
+        fields["suspendPayload"] = wstep.suspend_payload
     if "output" in payload:
         wstep.output = payload.get("output")
         fields["output"] = wstep.output

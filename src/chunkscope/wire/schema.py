@@ -420,6 +420,8 @@ class WorkflowRunWire(PartBase):
     status: str
     """``running`` until the workflow ends, then Mastra's ``workflowStatus``."""
     result: Any
+    error: Any
+    """Why a failed workflow failed (``workflow-finish`` metadata), or null."""
 
 
 class WorkflowStepWire(PartBase):
@@ -435,6 +437,8 @@ class WorkflowStepWire(PartBase):
     output: Any
     error: Any
     progress: Any
+    suspendPayload: Any
+    """What a suspended step asks to be resumed with (``suspendPayload``), or null."""
 
 
 class NetworkEventWire(PartBase):

@@ -370,14 +370,18 @@ const VIEWS: ViewFactories = {
     head.append(h("span", "cs-label", "workflow"), name, badge.el);
     const children = h("div", "cs-children");
     const result = new TreeSection("result");
+    const error = h("div", "cs-error-text");
     el.classList.add("cs-card");
-    el.append(head, children, result.el);
+    el.append(head, error, children, result.el);
     return {
       el,
       children,
       update(p) {
         setText(name, str(p.workflowId) || str(p.runId));
         badge.set(str(p.status));
+        // Why a failed workflow failed, when it failed before or between its steps.
+        setText(error, isPresent(p.error) ? describeError(p.error) : "");
+        error.hidden = !isPresent(p.error);
         result.set(p.result, heldView(p, "result", result.el));
       },
     };
@@ -391,10 +395,11 @@ const VIEWS: ViewFactories = {
     const progress = h("div");
     const input = new TreeSection("input");
     const output = new TreeSection("output");
+    const suspended = new TreeSection("suspended with", true);
     const error = h("div", "cs-error-text");
     const children = h("div", "cs-children");
     el.classList.add("cs-compact");
-    el.append(head, progress, input.el, output.el, error, children);
+    el.append(head, progress, input.el, suspended.el, output.el, error, children);
     return {
       el,
       children,
@@ -404,6 +409,7 @@ const VIEWS: ViewFactories = {
         const reading = progressOf(p.progress);
         progress.replaceChildren(...(reading === null ? [] : [progressBar(reading)]));
         input.set(p.input, heldView(p, "input", input.el));
+        suspended.set(p.suspendPayload, heldView(p, "suspendPayload", suspended.el));
         output.set(p.output, heldView(p, "output", output.el));
         setText(error, describeError(p.error));
         error.hidden = p.error === null || p.error === undefined;

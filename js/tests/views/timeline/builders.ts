@@ -132,6 +132,7 @@ export function workflow(
     workflowId: "wf",
     status: t1 === null ? "running" : "success",
     result: null,
+    error: null,
     ...over,
   };
 }
@@ -157,6 +158,7 @@ export function wstep(
     output: null,
     error: null,
     progress: null,
+    suspendPayload: null,
     ...over,
   };
 }
