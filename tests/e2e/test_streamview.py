@@ -225,9 +225,10 @@ def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> Non
 
 def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPage) -> None:
     lab.set_save_widget_state(False)
-    # Slow enough (about 27 s in all) that the run is still going once the page is back,
-    # even when a loaded machine takes a while to reload JupyterLab.
-    start_demo(lab, "reload", speed=0.2)
+    # Slow enough (about 45 s in all) that the run is still going once the page is back,
+    # even when a loaded machine takes a while to reload JupyterLab (a run of 27 s once
+    # ended first in CI).
+    start_demo(lab, "reload", speed=0.12)
     before = wait_view(
         lab,
         lambda v: any(t.name == "get-weather" for t in v.tools) and "Let me check" in v.text,
@@ -247,7 +248,7 @@ def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPag
     assert back.text.startswith(before.text)
     assert chunk_count(back) >= chunk_count(before), (before.status_bar, back.status_bar)
 
-    samples = sample_until_ended(lab)
+    samples = sample_until_ended(lab, timeout_s=90)
     lengths = [len(s.transcript) for s in samples if s.status == "running"]
     assert lengths and lengths[-1] > len(back.transcript), "nothing arrived after the reload"
     end = samples[-1]
