@@ -185,8 +185,9 @@ async def test_custom_events_become_data_parts_as_in_pydantic_ais_ai_sdk_encodin
 async def test_run_stream_events_is_shown_as_pydantic_ai_hands_it_over() -> None:
     # run_stream_events() returns an async context manager: show() enters and closes it.
     pytest.importorskip("pydantic_ai")
-    import chunkscope as cs
     from pydantic_ai_agents import searching_agent
+
+    import chunkscope as cs
 
     agent = searching_agent()
     view = cs.show(agent.run_stream_events("go"), display=False)
@@ -195,5 +196,5 @@ async def test_run_stream_events_is_shown_as_pydantic_ai_hands_it_over() -> None
     (call,) = state.tool_calls
     assert call.tool_name == "search"
     assert [p.data for p in state.data] == [{"done": 1, "total": 2}, {"done": 2, "total": 2}]
-    with pytest.raises(TypeError, match="await cs.show"):
+    with pytest.raises(TypeError, match=r"await cs\.show"):
         cs.accumulate(agent.run_stream_events("go"))
