@@ -87,6 +87,8 @@ interface Chapter {
   open: boolean;
   /** The height its empty box was given (px), -1 while it holds its pages. */
   boxHeight: number;
+  /** Entries its pages hold, as of the last draw. */
+  entries: number;
   /** Its height as last measured while open (gaps between pages included), and how many
    * entries its pages held then. */
   measuredHeight: number;
@@ -225,6 +227,12 @@ export class Windows {
     for (let c = 0; c < list.chapters.length; c++) {
       const chapter = list.chapters[c] as Chapter;
       const pages = list.pages.slice(c * CHAPTER_PAGES, (c + 1) * CHAPTER_PAGES);
+      let height = 0;
+      chapter.entries = 0;
+      for (const page of pages) {
+        height += page.boxHeight;
+        chapter.entries += page.count;
+      }
       if (chapter.near) {
         if (!chapter.open) {
           chapter.open = true;
@@ -240,13 +248,7 @@ export class Windows {
         for (const page of pages) this.observer?.unobserve(page.el);
         chapter.el.replaceChildren();
       }
-      let height = 0;
-      let entries = 0;
-      for (const page of pages) {
-        height += page.boxHeight;
-        entries += page.count;
-      }
-      if (chapter.measuredCount === entries && chapter.measuredHeight > 0) {
+      if (chapter.measuredCount === chapter.entries && chapter.measuredHeight > 0) {
         height = chapter.measuredHeight;
       }
       if (height !== chapter.boxHeight) chapter.el.style.height = `${height}px`;
@@ -265,10 +267,13 @@ export class Windows {
     }
     if (list.pages.length > count) this.dropPages(list, count);
     const chapters = chapterCount(count);
-    if (chapters === 0 && list.chapters.length > 0) this.dropChapters(list, 0);
-    // Pages gathered in chapters are observed only while their chapter is open.
+    // Pages gathered in chapters are observed only while their chapter is open; a list
+    // that shrank below chapters has all its pages watched again.
     const observed = chapters === 0;
-    if (observed) for (const page of list.pages) this.observer?.observe(page.el);
+    if (observed && list.chapters.length > 0) {
+      this.dropChapters(list, 0);
+      for (const page of list.pages) this.observer?.observe(page.el);
+    }
     for (let index = list.pages.length; index < count; index++) {
       // The first page (where a finished run opens) and the last one of the last list
       // (where a live one is followed) are drawn before any observer has spoken.
@@ -360,20 +365,6 @@ export class Windows {
     this.lists.clear();
   }
 
-  /** Entries held by the pages of `chapter`. */
-  private entriesOf(chapter: Chapter): number {
-    for (const list of this.lists.values()) {
-      const c = list.chapters.indexOf(chapter);
-      if (c < 0) continue;
-      let entries = 0;
-      for (const page of list.pages.slice(c * CHAPTER_PAGES, (c + 1) * CHAPTER_PAGES)) {
-        entries += page.count;
-      }
-      return entries;
-    }
-    return -1;
-  }
-
   private newChapter(nearAtFirst: boolean): Chapter {
     const el = document.createElement("div");
     el.className = "cs-chapter";
@@ -382,6 +373,7 @@ export class Windows {
       near: nearAtFirst || this.observer === null,
       open: false,
       boxHeight: -1,
+      entries: 0,
       measuredHeight: 0,
       measuredCount: -1,
     };
@@ -429,7 +421,7 @@ export class Windows {
       if (chapter !== undefined) {
         if (chapter.open && entry.boundingClientRect.height > 0) {
           chapter.measuredHeight = entry.boundingClientRect.height;
-          chapter.measuredCount = this.entriesOf(chapter);
+          chapter.measuredCount = chapter.entries;
         }
         if ((entry.rootBounds?.height ?? 0) === 0 && !entry.isIntersecting) continue;
         if (chapter.near !== entry.isIntersecting) {
