@@ -142,10 +142,12 @@ def sync_chunks(value: Any, *, adapter: str | None = "auto", to: str) -> Iterabl
     if first is _NOTHING:
         return ()
     whole = itertools.chain((first,), items)
-    if isinstance(first, (str, bytes, bytearray)) or detect(first) == "mastra":
+    if isinstance(first, (str, bytes, bytearray)):
         return whole
-    if isinstance(first, dict) and detect(first) is None:
-        return whole  # a malformed chunk: the fold shows it as an invalid chunk, in place
+    found = detect(first)
+    if found == "mastra" or (found is None and isinstance(first, dict)):
+        # a dict no adapter claims is a malformed chunk: the fold shows it in place
+        return whole
     return adapt(whole)
 
 
