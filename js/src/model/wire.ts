@@ -37,6 +37,15 @@ export const PREVIEW_STRING = 400;
 /** Entries a held field's preview keeps of a long array or object: one page of the JSON tree. */
 export const PREVIEW_ENTRIES = 100;
 
+/** Characters of a run's text that its board row carries: the end of what it said so far. */
+export const BOARD_TAIL_CHARS = 120;
+
+/**
+ * Events a board row's timeline strip keeps; past it the row keeps the first and the last
+ * ones and says how many it left out.
+ */
+export const BOARD_MARKS_CAP = 60;
+
 /** Where the run stands; a nested run's `status` takes the same values. */
 export type RunStatus =
   | "waiting"
@@ -536,5 +545,149 @@ export interface Model {
   /** The saved run: a Snapshot, or a large one packed. */
   snapshot: Snapshot | PackedSnapshot | null;
   /** Unique to the model (absent in notebooks saved before it existed). */
+  _instance?: string;
+}
+
+/** Where a run of a board stands: `queued` (not started yet), else its `RunStatus`. */
+export type BoardStatus =
+  | "queued"
+  | "waiting"
+  | "running"
+  | "finished"
+  | "aborted"
+  | "error"
+  | "tripwire"
+  | "suspended"
+  | "awaiting-approval"
+  | "incomplete";
+
+/** What a mark on a board row's timeline strip stands for. */
+export type BoardMarkKind = "step" | "tool" | "tool-error" | "tripwire" | "error";
+
+/** One event on a board row's strip; times are ms since the board started. */
+export interface BoardMark {
+  kind: BoardMarkKind;
+  t: number;
+  /** When it ended; null while it is open (and for instants: tripwires, errors). */
+  end: number | null;
+}
+
+/** One run of a board, summarised: what its row in the table shows. */
+export interface BoardRow {
+  /** Stable key of the run within the board ("r0", "r1", ...). */
+  id: string;
+  label: string;
+  status: BoardStatus;
+  /** When the run started, in ms since the board started; null while queued. */
+  startedMs: number | null;
+  /** How long the run has taken so far (or took). */
+  elapsedMs: number | null;
+  /** Time to the first text or reasoning token, from the run's start. */
+  ttftMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number | null;
+  steps: number;
+  toolCalls: number;
+  toolErrors: number;
+  chunks: number;
+  finishReason: string | null;
+  /** The tripwire's reason when a guardrail stopped the run. */
+  tripwire: string | null;
+  error: string | null;
+  /** The last `BOARD_TAIL_CHARS` characters of the run's text, on one line. */
+  tail: string;
+  marks: BoardMark[];
+  /** Marks left out of `marks` (past `BOARD_MARKS_CAP`). */
+  marksLeft: number;
+}
+
+/** What a saved notebook keeps of a board: every row, and the full runs that fit. */
+export interface BoardSaved {
+  /** Number of the last row message this state includes. */
+  seq: number;
+  rows: BoardRow[];
+  /** Row id → the run's persisted snapshot, for the runs kept whole. */
+  runs: Record<string, Snapshot | PackedSnapshot>;
+  /** Bytes of snapshot JSON over which a run is saved as its row only. */
+  keepLimit: number;
+  /** The board's age when this state was taken (the strips' shared time axis). */
+  elapsedMs: number;
+}
+
+/** Kernel → board: rows that changed since the last message, or all of them. */
+export interface BoardRowsMessage {
+  kind: "board";
+  seq: number;
+  /** `rows` holds every row (replace the table) rather than the changed ones. */
+  full: boolean;
+  rows: BoardRow[];
+  /** The board's age now: where the strips' shared time axis ends. */
+  elapsedMs: number;
+}
+
+/** Kernel → board: a StreamView message for the run opened in the board. */
+export interface BoardRunMessage {
+  kind: "run";
+  id: string;
+  message: Down;
+}
+
+/** Kernel → board: the comparison of two runs (answer to `BoardCompareRequest`). */
+export interface BoardCompareMessage {
+  kind: "compare";
+  a: string;
+  b: string;
+  /** The comparison as HTML (chunkscope's own markup; every run value in it is escaped). */
+  html: string;
+  error: string | null;
+}
+
+/** A message from the kernel to a board. */
+export type BoardDown = BoardRowsMessage | BoardRunMessage | BoardCompareMessage;
+
+/**
+ * Board → kernel: open one run in place (null closes it): its snapshot and then its live
+ * batches are sent as `BoardRunMessage`s.
+ */
+export interface BoardOpenRequest {
+  kind: "open";
+  id: string | null;
+}
+
+/** Board → kernel: a StreamView request (resync, rows, fetch) for the opened run. */
+export interface BoardRunRequest {
+  kind: "run";
+  id: string;
+  message: Up;
+}
+
+/** Board → kernel: stop one run, or every run (`id` null). */
+export interface BoardStopRequest {
+  kind: "stop";
+  id: string | null;
+}
+
+/** Board → kernel: compare two runs. */
+export interface BoardCompareRequest {
+  kind: "compare";
+  a: string;
+  b: string;
+}
+
+/** A message from a board to the kernel. */
+export type BoardUp =
+  | ReadyRequest
+  | BoardOpenRequest
+  | BoardRunRequest
+  | BoardStopRequest
+  | BoardCompareRequest;
+
+/** Synced traits of RunBoard. */
+export interface BoardModel {
+  title: string;
+  /** The board as the saved notebook keeps it. */
+  saved: BoardSaved | null;
+  /** Unique to the model. */
   _instance?: string;
 }

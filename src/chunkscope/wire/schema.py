@@ -30,6 +30,8 @@ from typing import Annotated, Any, Final, Literal, TypeAlias, TypedDict
 from ..chunks.models import ChunkFamily
 
 __all__ = [
+    "BOARD_MARKS_CAP",
+    "BOARD_TAIL_CHARS",
     "MARK_INTERVAL_MS",
     "MAX_UNPACKED_BYTES",
     "PACKED_ENCODING",
@@ -41,6 +43,21 @@ __all__ = [
     "BackgroundState",
     "BackgroundTaskWire",
     "BatchMessage",
+    "BoardCompareMessage",
+    "BoardCompareRequest",
+    "BoardDown",
+    "BoardMark",
+    "BoardMarkKind",
+    "BoardModel",
+    "BoardOpenRequest",
+    "BoardRow",
+    "BoardRowsMessage",
+    "BoardRunMessage",
+    "BoardRunRequest",
+    "BoardSaved",
+    "BoardStatus",
+    "BoardStopRequest",
+    "BoardUp",
     "ChunkFamily",
     "ChunkRow",
     "DataPartWire",
@@ -120,6 +137,13 @@ PREVIEW_STRING: Final = 400
 
 PREVIEW_ENTRIES: Final = 100
 """Entries a held field's preview keeps of a long array or object: one page of the JSON tree."""
+
+BOARD_TAIL_CHARS: Final = 120
+"""Characters of a run's text that its board row carries: the end of what it said so far."""
+
+BOARD_MARKS_CAP: Final = 60
+"""Events a board row's timeline strip keeps; past it the row keeps the first and the last
+ones and says how many it left out."""
 
 
 # ------------------------------------------------------------------------------ the run
@@ -721,3 +745,162 @@ class Model(_ModelRequired, total=False):
 
     _instance: str
     """Unique to the model (absent in notebooks saved before it existed)."""
+
+
+# ------------------------------------------------------------------------------ the board
+
+BoardStatus: TypeAlias = Literal[
+    "queued",
+    "waiting",
+    "running",
+    "finished",
+    "aborted",
+    "error",
+    "tripwire",
+    "suspended",
+    "awaiting-approval",
+    "incomplete",
+]
+"""Where a run of a board stands: ``queued`` (not started yet), else its ``RunStatus``."""
+
+BoardMarkKind: TypeAlias = Literal["step", "tool", "tool-error", "tripwire", "error"]
+"""What a mark on a board row's timeline strip stands for."""
+
+
+class BoardMark(TypedDict):
+    """One event on a board row's strip; times are ms since the board started."""
+
+    kind: BoardMarkKind
+    t: float
+    end: float | None
+    """When it ended; null while it is open (and for instants: tripwires, errors)."""
+
+
+class BoardRow(TypedDict):
+    """One run of a board, summarised: what its row in the table shows."""
+
+    id: str
+    """Stable key of the run within the board ("r0", "r1", ...)."""
+    label: str
+    status: BoardStatus
+    startedMs: float | None
+    """When the run started, in ms since the board started; null while queued."""
+    elapsedMs: float | None
+    """How long the run has taken so far (or took)."""
+    ttftMs: float | None
+    """Time to the first text or reasoning token, from the run's start."""
+    inputTokens: int | None
+    outputTokens: int | None
+    totalTokens: int | None
+    steps: int
+    toolCalls: int
+    toolErrors: int
+    chunks: int
+    finishReason: str | None
+    tripwire: str | None
+    """The tripwire's reason when a guardrail stopped the run."""
+    error: str | None
+    tail: str
+    """The last ``BOARD_TAIL_CHARS`` characters of the run's text, on one line."""
+    marks: list[BoardMark]
+    marksLeft: int
+    """Marks left out of ``marks`` (past ``BOARD_MARKS_CAP``)."""
+
+
+class BoardSaved(TypedDict):
+    """What a saved notebook keeps of a board: every row, and the full runs that fit."""
+
+    seq: int
+    """Number of the last row message this state includes."""
+    rows: list[BoardRow]
+    runs: dict[str, Snapshot | PackedSnapshot]
+    """Row id → the run's persisted snapshot, for the runs kept whole."""
+    keepLimit: int
+    """Bytes of snapshot JSON over which a run is saved as its row only."""
+    elapsedMs: float
+    """The board's age when this state was taken (the strips' shared time axis)."""
+
+
+class BoardRowsMessage(TypedDict):
+    """Kernel → board: rows that changed since the last message, or all of them."""
+
+    kind: Literal["board"]
+    seq: int
+    full: bool
+    """``rows`` holds every row (replace the table) rather than the changed ones."""
+    rows: list[BoardRow]
+    elapsedMs: float
+    """The board's age now: where the strips' shared time axis ends."""
+
+
+class BoardRunMessage(TypedDict):
+    """Kernel → board: a StreamView message for the run opened in the board."""
+
+    kind: Literal["run"]
+    id: str
+    message: Down
+
+
+class BoardCompareMessage(TypedDict):
+    """Kernel → board: the comparison of two runs (answer to ``BoardCompareRequest``)."""
+
+    kind: Literal["compare"]
+    a: str
+    b: str
+    html: str
+    """The comparison as HTML (chunkscope's own markup; every run value in it is escaped)."""
+    error: str | None
+
+
+BoardDown: TypeAlias = BoardRowsMessage | BoardRunMessage | BoardCompareMessage
+"""A message from the kernel to a board."""
+
+
+class BoardOpenRequest(TypedDict):
+    """Board → kernel: open one run in place (null closes it): its snapshot and then its live
+    batches are sent as ``BoardRunMessage``s."""
+
+    kind: Literal["open"]
+    id: str | None
+
+
+class BoardRunRequest(TypedDict):
+    """Board → kernel: a StreamView request (resync, rows, fetch) for the opened run."""
+
+    kind: Literal["run"]
+    id: str
+    message: Up
+
+
+class BoardStopRequest(TypedDict):
+    """Board → kernel: stop one run, or every run (``id`` null)."""
+
+    kind: Literal["stop"]
+    id: str | None
+
+
+class BoardCompareRequest(TypedDict):
+    """Board → kernel: compare two runs."""
+
+    kind: Literal["compare"]
+    a: str
+    b: str
+
+
+BoardUp: TypeAlias = (
+    ReadyRequest | BoardOpenRequest | BoardRunRequest | BoardStopRequest | BoardCompareRequest
+)
+"""A message from a board to the kernel."""
+
+
+class _BoardModelRequired(TypedDict):
+    title: str
+    saved: BoardSaved | None
+    """The board as the saved notebook keeps it."""
+
+
+class BoardModel(_BoardModelRequired, total=False):
+    """Synced traits of RunBoard."""
+
+    _instance: str
+    """Unique to the model."""
