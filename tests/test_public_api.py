@@ -13,6 +13,7 @@ import chunkscope as cs
 
 TOP_LEVEL = {
     "Chunk",
+    "RunBoard",
     "RunState",
     "StreamView",
     "__version__",
@@ -26,13 +27,14 @@ TOP_LEVEL = {
     "parse_chunk",
     "record",
     "replay",
+    "runs",
     "show",
     "sse",
     "write_html",
 }
 """What ``import chunkscope as cs`` offers; everything else is in a named submodule."""
 
-ROOMS = {"adapters", "chunks", "fold", "live", "present", "wire"}
+ROOMS = {"adapters", "board", "chunks", "fold", "live", "present", "wire"}
 """The subpackages along the data path; importing the package imports them."""
 
 

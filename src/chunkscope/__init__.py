@@ -8,7 +8,8 @@ The top level holds what a notebook user types. Everything else lives in named s
 laid out along the path a chunk takes: ``chunkscope.adapters`` (foreign formats and live HTTP
 sources) → ``chunkscope.chunks`` (Mastra's chunk models) → ``chunkscope.fold`` (the run state)
 → ``chunkscope.wire`` (what crosses to the page) → ``chunkscope.live`` (the widget and its
-consumer) and ``chunkscope.present`` (transcripts, static pages, comparisons).
+consumer), ``chunkscope.board`` (many runs at once) and ``chunkscope.present`` (transcripts,
+static pages, comparisons).
 """
 
 from typing import Any as _Any
@@ -16,6 +17,7 @@ from typing import Any as _Any
 from . import adapters, demo
 from ._version import __version__
 from .adapters import mastra, sse
+from .board import RunBoard, runs
 from .capture import arecord, record
 from .cassettes import cassette
 from .chunks import Chunk, parse_chunk
@@ -28,6 +30,7 @@ from .recording import replay
 
 __all__ = [
     "Chunk",
+    "RunBoard",
     "RunState",
     "StreamView",
     "__version__",
@@ -41,6 +44,7 @@ __all__ = [
     "parse_chunk",
     "record",
     "replay",
+    "runs",
     "show",
     "sse",
     "write_html",

@@ -22,7 +22,7 @@ from .fold.state import RunState
 from .fold.stream import fold_chunks
 from .recording import Replay, replay
 
-_RECORDING_SUFFIXES = (".jsonl", ".ndjson")
+RECORDING_SUFFIXES = (".jsonl", ".ndjson")
 
 _WHAT_A_RUN_IS = "a RunState, a StreamView, a recording path, a replay() or an iterable of chunks"
 
@@ -69,7 +69,7 @@ def as_source(value: Any, *, adapter: str | None = "auto", to: str = "show()") -
     """
     if isinstance(value, Replay):
         return value
-    if isinstance(value, Path) or (isinstance(value, str) and value.endswith(_RECORDING_SUFFIXES)):
+    if isinstance(value, Path) or (isinstance(value, str) and value.endswith(RECORDING_SUFFIXES)):
         return Replay(value, speed=0)
     if isinstance(value, (str, bytes, bytearray, dict)):
         raise TypeError(

@@ -30,6 +30,7 @@ from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
 from ..wire.schema import RowsMessage
 from .consume import Channel, Consumer
+from .display import DisplayedOutput
 
 _STATIC = Path(__file__).parent.parent / "static"
 
@@ -57,18 +58,19 @@ HTML_CLOSE = "<!-- /chunkscope:live -->"
 """Ends the bundle's ``text/html``."""
 
 NBVAL_SANITIZE: dict[str, str] = {
-    r"(?s)\A(StreamView\(title=[^\n]*\)\n" + LIVE_LINE.rstrip() + r").*\Z": r"\1",
+    r"(?s)\A((?:StreamView|RunBoard)\(title=[^\n]*\)\n" + LIVE_LINE.rstrip() + r").*\Z": r"\1",
     r"(?s)" + HTML_OPEN + ".*" + HTML_CLOSE: HTML_OPEN + HTML_CLOSE,
 }
 """Regex → replacement pairs that reduce a StreamView bundle to what is known when its cell
 returns: the first line of ``text/plain`` (``StreamView(title=...)``) and the marker line's
-opening, and the markers of ``text/html``. The run itself is refreshed after the cell returned
+opening, and the markers of ``text/html``. A board of runs (``RunBoard``) opens its output
+the same way. The run itself is refreshed after the cell returned
 (nbval never sees those updates, a saved notebook keeps the last one), so nbval must not
 compare it. chunkscope's pytest plugin hands these to nbval; in a sanitize file they are
 written as ``regex: <pattern>`` / ``replace: <replacement>`` pairs."""
 
 
-class StreamView(anywidget.AnyWidget):
+class StreamView(DisplayedOutput, anywidget.AnyWidget):
     """A live view of one agent or LLM stream.
 
     Build one with ``chunkscope.show(source)``; ``await view.wait()`` gives the final
@@ -105,9 +107,7 @@ class StreamView(anywidget.AnyWidget):
         self.state = RunState(title)
         """The run as folded so far (live while streaming)."""
         self._channel = Channel(self.state, _WidgetSink(self), max_rate=max_rate)
-        self._shown_in: int | None = None
         self._display_id = f"chunkscope-{self._instance}"
-        self._displayed = False
         self.on_msg(self._on_front_end_message)
         self._consumer: Consumer | None = None
         if source is not None:
@@ -192,71 +192,8 @@ class StreamView(anywidget.AnyWidget):
     def __await__(self) -> Generator[Any, None, RunState]:
         return self.wait().__await__()
 
-    def display_once(self) -> None:
-        """Display the view now. When ``cs.show(...)`` is a cell's last line, the cell's echo
-        of the returned view does not draw it a second time; a later cell does."""
-        try:
-            from IPython import get_ipython
-        except ImportError:
-            return
-        self._display_bundle()
-        shell = get_ipython()
-        self._shown_in = getattr(shell, "execution_count", None) if shell else None
-
-    def _ipython_display_(self) -> None:
-        from IPython import get_ipython
-
-        shell = get_ipython()
-        count = getattr(shell, "execution_count", None) if shell else None
-        if self._shown_in is not None and count == self._shown_in:
-            self._shown_in = None  # the echo of the cell that showed it
-            return
-        self._display_bundle()
-
-    def _display_bundle(self) -> None:
-        # Every output of this view shares one display id, so each refresh updates all of
-        # them in place (JupyterLab, nbclient and so nbconvert --execute follow display ids).
-        from IPython import get_ipython
-        from IPython.display import display
-
-        data, metadata = self._bundle()
-        if get_ipython() is None:
-            # plain Python: no display machinery, so show what a terminal can (its text)
-            print(data["text/plain"])
-            return
-        display(data, metadata=metadata, raw=True, display_id=self._display_id)  # type: ignore[no-untyped-call]
-        self._displayed = True
-
-    def _refresh_display(self) -> None:
-        """Bring every displayed output of this view up to date with the run."""
-        if not self._displayed:
-            return
-        try:
-            from IPython.display import update_display
-        except ImportError:
-            return
-        data, metadata = self._bundle()
-        update_display(data, raw=True, metadata=metadata, display_id=self._display_id)  # type: ignore[no-untyped-call]
-
-    def _bundle(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        bundle = self._repr_mimebundle_()
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        return dict(data), dict(metadata or {})
-
     def __repr__(self) -> str:
         return f"StreamView(title={self.title!r})"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        # anywidget's bundle has the default object repr (a memory address) as text/plain,
-        # which changes on every run and breaks nbval: put the deterministic repr there,
-        # followed by the run as it stands (what a reader without the widget sees).
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        if isinstance(data, dict):
-            plain, rich = self.readable()
-            data["text/plain"] = plain
-            data["text/html"] = rich
-        return bundle
 
     def readable(self) -> tuple[str, str]:
         """The run as a reader without the widget sees it: ``text/plain`` (this view's repr,

@@ -27,21 +27,27 @@ _LEVEL = 1
 
 def pack_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The trait value for ``snapshot``: itself when small, packed when large."""
+    return packed_and_size(snapshot)[0]
+
+
+def packed_and_size(snapshot: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """``pack_snapshot``'s value, and the length of the snapshot's JSON (0 when it is not
+    strict JSON), from one serialisation."""
     try:
         text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
         # Not strict JSON (parts are clipped for the wire, so this is a bug elsewhere): the
         # widget's own serializer copes with it as it always did.
-        return snapshot
+        return snapshot, 0
     if len(text) <= PACK_OVER_BYTES:
-        return snapshot
+        return snapshot, len(text)
     packed: PackedSnapshot = {
         "v": snapshot.get("v", 1),
         "seq": snapshot.get("seq", 0),
         "encoding": "deflate-json",
         "data": zlib.compress(text.encode("utf-8"), _LEVEL),
     }
-    return dict(packed)
+    return dict(packed), len(text)
 
 
 def unpack_snapshot(

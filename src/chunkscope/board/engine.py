@@ -1,0 +1,471 @@
+"""The runs of a board and their one schedule: starting, folding, summarising, sending.
+
+Every run has its own ``RunState`` and ``Channel`` (the same fold and ops as a StreamView),
+but no flusher thread of its own: one board thread wakes ``TICK`` times a second, starts
+queued runs as slots free up, sends the rows that changed in one message and the batches of
+the one run opened in the page. Runs that are not opened send nothing but their row, so a
+sweep of hundreds of runs costs the page a table, not hundreds of transcripts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..fold.state import RunState
+from ..live.consume import WAKE_INTERVAL, Channel, Consumer
+from ..recording import Replay
+from ..wire.batching import Op
+from ..wire.persisted import packed_and_size
+from ..wire.schema import BoardRow
+from .sources import Labelled, make
+from .summary import RowTracker
+
+TICK = 0.05
+"""Seconds between two rounds of the board's schedule: rows reach the page 20 times a
+second at most, and the opened run's batches with them."""
+
+SAVE_EVERY = 10.0
+"""Seconds between two refreshes of the saved board while runs stream (it is also saved
+whenever every run has ended)."""
+
+
+class BoardSink(Protocol):
+    """Where the board's output goes (the widget, or nothing)."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Deliver one message to every live page of the board."""
+
+    def persist(self) -> None:
+        """Write the saved board (the synced trait) and the readable output."""
+
+
+class _RunSink:
+    """A run's channel output: wrapped for the board when the run is opened, else dropped."""
+
+    def __init__(self, board: Board, run: BoardRun) -> None:
+        self._board = board
+        self._run = run
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self._board.opened is self._run:
+            self._board.sink.send({"kind": "run", "id": self._run.id, "message": message})
+
+    def send_batch(self, seq: int, ops: list[Op]) -> None:
+        self._send({"kind": "batch", "seq": seq, "ops": ops})
+
+    def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
+        self._send({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
+
+    def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
+        self._send({"kind": "rows", "seq": seq, "offset": offset, "total": total, "rows": rows})
+
+    def persist(self, snapshot: dict[str, Any]) -> None:
+        # Kept for the saved board; packed once, when the run has ended.
+        self._run.snapshot = snapshot
+        self._run.saved = None
+
+
+class RunChannel(Channel):
+    """A run's channel on the board's schedule: no thread of its own, flushed by the board,
+    and sending ops only while the run is opened in the page."""
+
+    def __init__(self, board: Board, run: BoardRun) -> None:
+        super().__init__(run.state, _RunSink(board, run), max_rate=1000.0)
+        self.changed = True
+        """The run changed since its row was last sent (set by the fold, cleared by the
+        board)."""
+        self._board = board
+        self.tick: Callable[[], None] | None = None
+        """The consumer's idle check, run on the board's schedule."""
+
+    def start(self, tick: Callable[[], None] | None = None) -> None:
+        """Keep the consumer's idle check for the board's schedule; start no thread."""
+        self.tick = tick
+
+    def join(self, timeout: float | None = None) -> None:
+        """Nothing to wait for: the board's schedule sends the last batch."""
+
+    def fold(self, chunk: Any, t: float | None = None, where: str | None = None) -> None:
+        """Fold one chunk and mark the run's row as changed."""
+        super().fold(chunk, t, where)
+        self.changed = True
+
+    def close(self, *, error: BaseException | None = None, stopped: bool = False) -> None:
+        """End the run and wake the board, which may start a queued one in its slot."""
+        super().close(error=error, stopped=stopped)
+        self.changed = True
+        self._board.wake()
+
+    def flush(self) -> None:
+        """Send the ops folded since the last flush (to the page, when opened)."""
+        with self.lock:
+            self._flush_locked()
+
+    def detach(self) -> None:
+        """The page closed the run: stop queueing its ops until it is opened again."""
+        with self.lock:
+            self._flush_locked()
+            self._ready = False
+            self._pending = []
+
+
+class BoardRun:
+    """One run of a board."""
+
+    def __init__(self, board: Board, index: int, item: Labelled) -> None:
+        self.id = f"r{index}"
+        """The row's stable key."""
+        self.label = item.label
+        """What the user called it."""
+        self.item = item
+        """What makes its stream."""
+        self.state = RunState(item.label)
+        """The run as folded so far."""
+        self.tracker = RowTracker(self.id, item.label)
+        """Its row, kept up to date incrementally."""
+        self.tracker.status_override = "queued"
+        self.channel = RunChannel(board, self)
+        """Its fold and ops."""
+        self.consumer: Consumer | None = None
+        """What reads its source, once started."""
+        self.started = False
+        """True once the board started (or began to fold) it."""
+        self.snapshot: dict[str, Any] | None = None
+        """Its persisted snapshot, written by the channel (mid-run, and at the end)."""
+        self.saved: tuple[dict[str, Any], int] | None = None
+        """Its final snapshot as saved (packed when large) and the JSON's length."""
+
+    @property
+    def done(self) -> bool:
+        """True once the run ended: read to the end, failed, stopped, or never started and
+        stopped."""
+        return self.state.ended
+
+    def row(self) -> BoardRow:
+        """Its row as of now."""
+        with self.channel.lock:
+            return self.tracker.row(self.state)
+
+
+class Board:
+    """Runs, their concurrency, and the schedule that sends their rows."""
+
+    def __init__(
+        self,
+        sink: BoardSink,
+        *,
+        concurrency: int | None = None,
+        adapter: str | None = "auto",
+        idle_timeout: float | None = None,
+    ) -> None:
+        if concurrency is not None and (isinstance(concurrency, bool) or concurrency < 1):
+            raise ValueError(
+                f"concurrency must be None (no limit) or at least 1, got {concurrency!r}"
+            )
+        self.sink = sink
+        """Where rows, run messages and the saved board go."""
+        self.concurrency = concurrency
+        """At most this many runs read their sources at once (recordings are folded apart)."""
+        self.adapter = adapter
+        """The adapter option of every run (``cs.show``'s)."""
+        self.idle_timeout = idle_timeout
+        """Seconds without a chunk after which a run ends with a timeout error."""
+        self.runs: list[BoardRun] = []
+        """Every run, in the order they were added."""
+        self.by_id: dict[str, BoardRun] = {}
+        self.opened: BoardRun | None = None
+        """The run the page shows in full, if any."""
+        self.seq = 0
+        """Number of the last row message sent."""
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._origin = time.monotonic()
+        self._thread: threading.Thread | None = None
+        self._loader: threading.Thread | None = None
+        self._loop = _running_loop()
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._all_done = threading.Event()
+        self._last_saved = time.monotonic()
+        self._finalized = False
+
+    # ---------------------------------------------------------------- runs
+
+    def now_ms(self) -> float:
+        """The board's age in ms."""
+        return (time.monotonic() - self._origin) * 1000.0
+
+    def add(self, item: Labelled) -> BoardRun:
+        """Queue a run; it starts when a slot is free."""
+        with self._lock:
+            if any(run.label == item.label for run in self.runs):
+                raise ValueError(f"the label {item.label!r} is already on the board")
+            run = BoardRun(self, len(self.runs), item)
+            self.runs.append(run)
+            self.by_id[run.id] = run
+            self._all_done.clear()
+            self._finalized = False
+            self._ensure_thread()
+            self._cond.notify()
+        return run
+
+    def wake(self) -> None:
+        """Run the schedule now (a run ended, a request came)."""
+        with self._cond:
+            self._cond.notify()
+
+    def stop(self, run_id: str | None = None) -> None:
+        """Stop one run, or every run (``None``): queued ones never start."""
+        with self._lock:
+            targets = self.runs if run_id is None else [self.by_id[run_id]]
+        for run in targets:
+            if run.done:
+                continue
+            if run.consumer is not None:
+                run.consumer.stop()
+            else:
+                run.started = True
+                run.tracker.status_override = None
+                run.channel.close(stopped=True)
+        self.wake()
+
+    @property
+    def done(self) -> bool:
+        """True once every run ended."""
+        with self._lock:
+            return all(run.done for run in self.runs)
+
+    def states(self) -> dict[str, RunState]:
+        """Every run's state by label, in the board's order."""
+        with self._lock:
+            return {run.label: run.state for run in self.runs}
+
+    async def wait(self) -> dict[str, RunState]:
+        """Wait until every run ended; the states by label. A run that failed does not raise
+        here: its state holds the error, and its row says so."""
+        if not self._all_done.is_set():
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[None] = loop.create_future()
+            with self._lock:
+                self._waiters.append((loop, future))
+                if self._all_done.is_set():
+                    future.set_result(None)
+            try:
+                while not future.done():
+                    await asyncio.wait((future,), timeout=WAKE_INTERVAL)
+            except BaseException:
+                self.stop()
+                raise
+        return self.states()
+
+    def result(self, timeout: float | None = None) -> dict[str, RunState]:
+        """Block until every run ended (scripts); the states by label."""
+        try:
+            finished = self._all_done.wait(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        if not finished:
+            raise TimeoutError(f"the board's runs did not all end within {timeout} s")
+        return self.states()
+
+    # ---------------------------------------------------------------- the page
+
+    def rows(self) -> list[BoardRow]:
+        """Every row as of now."""
+        with self._lock:
+            runs = list(self.runs)
+        return [run.row() for run in runs]
+
+    def send_all(self) -> None:
+        """A page appeared: every row."""
+        rows = self.rows()
+        with self._lock:
+            self.seq += 1
+            seq = self.seq
+        self.sink.send(
+            {"kind": "board", "seq": seq, "full": True, "rows": rows, "elapsedMs": self.now_ms()}
+        )
+
+    def open(self, run_id: str | None) -> None:
+        """Show one run in full in the page (None: none): its snapshot now, then its batches."""
+        run = None if run_id is None else self.by_id.get(run_id)
+        previous = self.opened
+        if previous is not None and previous is not run:
+            self.opened = None
+            previous.channel.detach()
+        self.opened = run
+        if run is not None:
+            run.channel.ready()
+
+    # ---------------------------------------------------------------- the schedule
+
+    def _ensure_thread(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="chunkscope-board", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait(TICK)
+            self._start_queued()
+            self._tick()
+            if self._round():
+                return
+
+    def _start_queued(self) -> None:
+        with self._lock:
+            queued = [run for run in self.runs if not run.started]
+            running = sum(1 for run in self.runs if run.started and not run.done)
+            recordings = [run for run in queued if _is_recording(run)]
+            live = [run for run in queued if not _is_recording(run)]
+            free = len(live) if self.concurrency is None else max(0, self.concurrency - running)
+            starting = live[:free]
+            for run in starting:
+                run.started = True
+            if recordings and (self._loader is None or not self._loader.is_alive()):
+                for run in recordings:
+                    run.started = True
+                self._loader = threading.Thread(
+                    target=self._fold_recordings,
+                    args=(recordings,),
+                    name="chunkscope-board-recordings",
+                    daemon=True,
+                )
+                self._loader.start()
+        for run in starting:
+            if self._loop is not None and self._loop.is_running():
+                self._loop.call_soon_threadsafe(self._start, run)
+            else:
+                self._start(run)
+
+    def _start(self, run: BoardRun) -> None:
+        run.tracker.started_ms = self.now_ms()
+        run.tracker.status_override = None
+        if run.done:  # stopped while its start was on its way
+            return
+        try:
+            source = make(run.item.source, self.adapter)
+        except BaseException as error:  # the factory failed: the row says so, others go on
+            run.channel.close(error=error)
+            return
+        consumer = Consumer(source, run.channel, idle_timeout=self.idle_timeout)
+        run.consumer = consumer
+        consumer.start()
+
+    def _fold_recordings(self, runs: list[BoardRun]) -> None:
+        # Recordings already happened: folded one after another with their recorded offsets,
+        # outside the concurrency limit (they open no connection).
+        for run in runs:
+            if run.done:
+                continue
+            run.tracker.started_ms = self.now_ms()
+            run.tracker.status_override = None
+            source = run.item.source
+            replay = source if isinstance(source, Replay) else Replay(source, speed=0)
+            error: BaseException | None = None
+            try:
+                for t, chunk, where in replay.timed(wait=False):
+                    if run.done:
+                        break
+                    run.channel.fold(chunk, t, where)
+            except BaseException as exc:
+                error = exc
+            run.channel.close(error=error)
+
+    def _tick(self) -> None:
+        with self._lock:
+            runs = [run for run in self.runs if run.channel.tick is not None and not run.done]
+        for run in runs:
+            if run.channel.tick is not None:
+                run.channel.tick()
+
+    def _round(self) -> bool:
+        """Send what changed; True when every run ended and the board was saved."""
+        with self._lock:
+            changed = [run for run in self.runs if run.channel.changed]
+            for run in changed:
+                run.channel.changed = False
+        opened = self.opened
+        if opened is not None:
+            opened.channel.flush()
+        if changed:
+            rows = [run.row() for run in changed]
+            with self._lock:
+                self.seq += 1
+                seq = self.seq
+            self.sink.send(
+                {
+                    "kind": "board",
+                    "seq": seq,
+                    "full": False,
+                    "rows": rows,
+                    "elapsedMs": self.now_ms(),
+                }
+            )
+        if self.done:
+            with self._lock:
+                if any(run.channel.changed for run in self.runs):
+                    return False
+                if not self._finalized:
+                    self._finalized = True
+                    finish = True
+                else:
+                    finish = False
+            if finish:
+                self.sink.persist()
+                self._last_saved = time.monotonic()
+                self._all_done.set()
+                with self._lock:
+                    waiters, self._waiters = self._waiters, []
+                for loop, future in waiters:
+                    loop.call_soon_threadsafe(_resolve, future)
+            return True
+        if time.monotonic() - self._last_saved >= SAVE_EVERY:
+            self._last_saved = time.monotonic()
+            self.sink.persist()
+        return False
+
+    # ---------------------------------------------------------------- saving
+
+    def saved_runs(self, keep: int, keep_total: int) -> tuple[dict[str, Any], int]:
+        """The ended runs kept whole for the saved notebook: row id → saved snapshot (packed
+        when large), each at most ``keep`` bytes of JSON and together at most ``keep_total``;
+        and how many ended runs were left out."""
+        kept: dict[str, Any] = {}
+        total = 0
+        left = 0
+        with self._lock:
+            runs = list(self.runs)
+        for run in runs:
+            if not run.done or run.snapshot is None:
+                continue
+            if run.saved is None:
+                run.saved = packed_and_size(run.snapshot)
+            value, size = run.saved
+            if size == 0 or size > keep or total + size > keep_total:
+                left += 1
+                continue
+            kept[run.id] = value
+            total += size
+        return kept, left
+
+
+def _is_recording(run: BoardRun) -> bool:
+    return run.item.is_recording
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)

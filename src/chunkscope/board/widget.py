@@ -1,0 +1,298 @@
+"""RunBoard: many runs of an agent, live in one cell, one row each.
+
+The widget is thin: the runs, their schedule and their rows are ``Board``'s; this class
+routes the page's requests to it, writes the saved board into its ``saved`` trait and keeps
+the cell's readable output (``text/plain``, ``text/html``) current.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import uuid
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..fold.state import RunState
+from ..live.display import DisplayedOutput
+from ..live.widget import HTML_CLOSE, HTML_OPEN, LIVE_LINE, READABLE_HTML_LIMIT
+from ..present.compare import compare
+from ..wire.held import answer as held_answer
+from .engine import Board
+from .sources import labelled
+from .table import BoardTable, html_table, plain_row, text_table
+
+_STATIC = Path(__file__).parent.parent / "static"
+
+KEEP_BYTES = 1_000_000
+"""Default ``keep``: a run whose snapshot JSON is longer is saved as its row only."""
+
+KEEP_TOTAL_BYTES = 20_000_000
+"""Default ``keep_total``: the most snapshot JSON a saved board keeps over all its runs."""
+
+
+class RunBoard(DisplayedOutput, anywidget.AnyWidget):
+    """A live board of many runs: one row per run, opened in place, compared in pairs.
+
+    Build one with ``chunkscope.runs(sources)``; ``await board.wait()`` gives every run's
+    ``RunState`` by label.
+    """
+
+    _esm = _STATIC / "board.js"
+    _css = _STATIC / "board.css"
+
+    title = traitlets.Unicode("").tag(sync=True)
+    """A label shown in the board's header."""
+    _instance = traitlets.Unicode("").tag(sync=True)
+    """A name unique to this board's model (the page keeps one state per model)."""
+    saved = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The board as the saved notebook keeps it (``docs/wire.md`` BoardSaved): every row,
+    and the ended runs whose snapshots fit ``keep`` and ``keep_total``."""
+
+    def __init__(
+        self,
+        sources: Any = (),
+        *,
+        title: str = "",
+        concurrency: int | None = None,
+        keep: int = KEEP_BYTES,
+        keep_total: int = KEEP_TOTAL_BYTES,
+        adapter: str | None = "auto",
+        idle_timeout: float | None = None,
+        **kwargs: Any,
+    ) -> None:
+        items = labelled(sources)
+        super().__init__(title=title, _instance=uuid.uuid4().hex, **kwargs)
+        self.keep = keep
+        """Bytes of snapshot JSON over which a run is saved as its row only."""
+        self.keep_total = keep_total
+        """Bytes of snapshot JSON the saved board keeps over all its runs."""
+        self._display_id = f"chunkscope-board-{self._instance}"
+        self._board = Board(
+            _BoardSink(self), concurrency=concurrency, adapter=adapter, idle_timeout=idle_timeout
+        )
+        self.on_msg(self._on_front_end_message)
+        for item in items:
+            self._board.add(item)
+
+    # ---------------------------------------------------------------- public API
+
+    def add(self, label: str, source: Any) -> None:
+        """Add a run while the board is on screen; it starts when a slot is free."""
+        (item,) = labelled({label: source})
+        self._board.add(item)
+
+    @property
+    def labels(self) -> list[str]:
+        """The runs' labels, in the board's order."""
+        return [run.label for run in self._board.runs]
+
+    def state(self, label: str) -> RunState:
+        """One run's state (live while it streams)."""
+        for run in self._board.runs:
+            if run.label == label:
+                return run.state
+        raise KeyError(f"no run labelled {label!r} on this board")
+
+    @property
+    def done(self) -> bool:
+        """True once every run ended."""
+        return self._board.done
+
+    async def wait(self) -> dict[str, RunState]:
+        """Every run's final ``RunState`` by label, once all ended. A run whose source failed
+        does not raise here: its state holds the error and its row says so."""
+        try:
+            return await self._board.wait()
+        finally:
+            self._resend_final()
+
+    def result(self, timeout: float | None = None) -> dict[str, RunState]:
+        """Block until every run ended (scripts, plain IPython); the states by label."""
+        try:
+            return self._board.result(timeout)
+        finally:
+            self._resend_final()
+
+    def __await__(self) -> Generator[Any, None, dict[str, RunState]]:
+        return self.wait().__await__()
+
+    def stop(self, label: str | None = None) -> None:
+        """Stop one run by label, or every run; queued runs then never start."""
+        if label is None:
+            self._board.stop(None)
+            return
+        for run in self._board.runs:
+            if run.label == label:
+                self._board.stop(run.id)
+                return
+        raise KeyError(f"no run labelled {label!r} on this board")
+
+    def table(self) -> BoardTable:
+        """One plain row per run (label, status, elapsed, time to first token, tokens, steps,
+        tool calls, tool errors, finish reason, tripwire, error), in the board's order."""
+        return BoardTable(plain_row(row) for row in self._board.rows())
+
+    def to_dataframe(self) -> Any:
+        """``table()`` as a pandas DataFrame (pandas must be installed)."""
+        try:
+            pandas: Any = importlib.import_module("pandas")
+        except ImportError:
+            raise ImportError(
+                "RunBoard.to_dataframe() needs pandas: pip install pandas "
+                "(board.table() gives the same rows as plain dicts)"
+            ) from None
+        return pandas.DataFrame(list(self.table()))
+
+    def saved_state(self) -> dict[str, Any]:
+        """The board as a saved notebook keeps it (``BoardSaved``), as of now."""
+        runs, _left = self._board.saved_runs(self.keep, self.keep_total)
+        return {
+            "seq": self._board.seq,
+            "rows": self._board.rows(),
+            "runs": runs,
+            "keepLimit": self.keep,
+            "elapsedMs": self._board.now_ms(),
+        }
+
+    def __repr__(self) -> str:
+        return f"RunBoard(title={self.title!r})"
+
+    def readable(self) -> tuple[str, str]:
+        """``text/plain``: this board's repr, a line saying how far the runs are, and the
+        deterministic table (``table()``'s text); ``text/html``: the same line and the table."""
+        rows = self.table()
+        count = len(rows)
+        ended = sum(1 for row in rows if row["status"] not in ("queued", "waiting", "running"))
+        if self._board.done:
+            age = f"{count} runs, all ended"
+        else:
+            age = f"as of {self._board.now_ms() / 1000:.1f} s, {ended} of {count} runs ended"
+        plain = f"{self!r}\n{LIVE_LINE}{age}\n{text_table(rows)}"
+        static = html_table(rows)
+        if len(static) > READABLE_HTML_LIMIT:
+            static = f'<pre class="cs-static">{html.escape(text_table(rows))}</pre>'
+        rich = (
+            f'{HTML_OPEN}<div class="chunkscope-saved">'
+            f'<p style="margin:0 0 4px;opacity:0.7;font-size:12px">'
+            f"{html.escape(LIVE_LINE + age)}</p>{static}</div>{HTML_CLOSE}"
+        )
+        return plain, rich
+
+    # ---------------------------------------------------------------- internals
+
+    def _persist(self) -> None:
+        with self.hold_sync():
+            self.saved = self.saved_state()
+        self._refresh_display()
+
+    def _resend_final(self) -> None:
+        # As for StreamView: a notebook executed headless keeps only the comm messages of the
+        # cell that runs, so the cell that waited sends the finished board again.
+        if self._board.done:
+            self._persist()
+
+    def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        kind = content.get("kind")
+        if kind == "ready":
+            self._board.send_all()
+        elif kind == "open":
+            run_id = content.get("id")
+            self._board.open(run_id if isinstance(run_id, str) else None)
+        elif kind == "stop":
+            run_id = content.get("id")
+            if run_id is None or run_id in self._board.by_id:
+                self._board.stop(run_id)
+        elif kind == "compare":
+            self._compare(content.get("a"), content.get("b"))
+        elif kind == "run":
+            self._run_request(content.get("id"), content.get("message"))
+
+    def _run_request(self, run_id: Any, message: Any) -> None:
+        run = self._board.by_id.get(run_id) if isinstance(run_id, str) else None
+        if run is None or run is not self._board.opened or not isinstance(message, dict):
+            return
+        kind = message.get("kind")
+        if kind in ("ready", "resync"):
+            run.channel.ready()
+        elif kind == "rows":
+            run.channel.want_rows()
+        elif kind == "stop":
+            self._board.stop(run.id)
+        elif kind == "fetch":
+            for answer in held_answer(message, run.state.held, run.channel.lock):
+                self.send({"kind": "run", "id": run.id, "message": dict(answer)})
+
+    def _compare(self, a: Any, b: Any) -> None:
+        runs = self._board.by_id
+        message: dict[str, Any] = {"kind": "compare", "a": a, "b": b, "html": "", "error": None}
+        if not (isinstance(a, str) and isinstance(b, str) and a in runs and b in runs):
+            message["error"] = f"cannot compare {a!r} and {b!r}: not runs of this board"
+        else:
+            first, second = runs[a], runs[b]
+            # Both runs may still be folding: hold their locks, in a fixed order.
+            ordered = sorted((first, second), key=lambda run: int(run.id[1:]))
+            with ordered[0].channel.lock, ordered[1].channel.lock:
+                try:
+                    comparison = compare(
+                        first.state, second.state, labels=(first.label, second.label)
+                    )
+                    message["html"] = comparison.to_html()
+                except Exception as error:  # a comparison must never take the board down
+                    message["error"] = f"the comparison failed: {error}"
+        self.send(message)
+
+
+class _BoardSink:
+    def __init__(self, board: RunBoard) -> None:
+        self._board = board
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._board.send(message)
+
+    def persist(self) -> None:
+        self._board._persist()
+
+
+def runs(
+    sources: Any,
+    *,
+    concurrency: int | None = None,
+    title: str = "",
+    display: bool = True,
+    keep: int = KEEP_BYTES,
+    keep_total: int = KEEP_TOTAL_BYTES,
+    adapter: str | None = "auto",
+    idle_timeout: float | None = None,
+) -> RunBoard:
+    """Run many streams at once and show them live on one board, a row per run.
+
+    ``sources`` is a mapping of label → source, an iterable of ``(label, source)`` pairs, or
+    a folder of ``.jsonl`` recordings (labelled by file name). A source is anything
+    ``cs.show`` takes, or a zero-argument callable (or coroutine function) that makes one,
+    called when its run starts. At most ``concurrency`` runs read their sources at once
+    (None: no limit); recordings are folded at once, apart from that limit. The saved
+    notebook keeps every row and the runs whose snapshot is at most ``keep`` bytes of JSON,
+    up to ``keep_total`` bytes in all. Click a row to open the run; pick two to compare them.
+    """
+    board = RunBoard(
+        sources,
+        title=title,
+        concurrency=concurrency,
+        keep=keep,
+        keep_total=keep_total,
+        adapter=adapter,
+        idle_timeout=idle_timeout,
+    )
+    if display:
+        board.display_once()
+    return board
+
+
+__all__ = ["RunBoard", "runs"]

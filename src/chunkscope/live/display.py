@@ -1,0 +1,87 @@
+"""How a chunkscope widget sits in a cell's output: once, under one display id, readable
+without the widget, and refreshed in place as its run (or runs) go on.
+
+The output bundle holds, beside the widget view, a ``text/plain`` and a ``text/html`` that
+the widget's ``readable()`` writes: what a reader sees in a notebook saved without widget
+state, on GitHub, or in a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DisplayedOutput:
+    """Mixed into an anywidget: ``readable()`` gives the bundle's text and HTML, and
+    ``_display_id`` names every output of the widget so that a refresh updates all of them."""
+
+    _display_id: str
+    _displayed: bool = False
+    _shown_in: int | None = None
+
+    def readable(self) -> tuple[str, str]:
+        """The ``text/plain`` and ``text/html`` of the output bundle."""
+        raise NotImplementedError
+
+    def display_once(self) -> None:
+        """Display the widget now. When the call that made it is a cell's last line, the
+        cell's echo of the returned widget does not draw it a second time; a later cell does."""
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return
+        self._display_bundle()
+        shell = get_ipython()
+        self._shown_in = getattr(shell, "execution_count", None) if shell else None
+
+    def _ipython_display_(self) -> None:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        count = getattr(shell, "execution_count", None) if shell else None
+        if self._shown_in is not None and count == self._shown_in:
+            self._shown_in = None  # the echo of the cell that showed it
+            return
+        self._display_bundle()
+
+    def _display_bundle(self) -> None:
+        # Every output of this widget shares one display id, so each refresh updates all of
+        # them in place (JupyterLab, nbclient and so nbconvert --execute follow display ids).
+        from IPython import get_ipython
+        from IPython.display import display
+
+        data, metadata = self._bundle()
+        if get_ipython() is None:
+            # plain Python: no display machinery, so show what a terminal can (its text)
+            print(data["text/plain"])
+            return
+        display(data, metadata=metadata, raw=True, display_id=self._display_id)  # type: ignore[no-untyped-call]
+        self._displayed = True
+
+    def _refresh_display(self) -> None:
+        """Bring every displayed output of this widget up to date."""
+        if not self._displayed:
+            return
+        try:
+            from IPython.display import update_display
+        except ImportError:
+            return
+        data, metadata = self._bundle()
+        update_display(data, raw=True, metadata=metadata, display_id=self._display_id)  # type: ignore[no-untyped-call]
+
+    def _bundle(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        return dict(data), dict(metadata or {})
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        # anywidget's bundle has the default object repr (a memory address) as text/plain,
+        # which changes on every run and breaks nbval: put the deterministic repr there,
+        # followed by what a reader without the widget sees.
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        if isinstance(data, dict):
+            plain, rich = self.readable()
+            data["text/plain"] = plain
+            data["text/html"] = rich
+        return bundle

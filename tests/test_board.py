@@ -1,0 +1,439 @@
+"""A board of runs on the Python side: sources, concurrency, failures, Stop, rows and messages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import chunkscope as cs
+from chunkscope.live.widget import LIVE_LINE, NBVAL_SANITIZE
+
+
+class CapturedBoard(cs.RunBoard):
+    """A board that keeps what it would send to the page."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.sent: list[dict[str, Any]] = []
+        super().__init__(*args, **kwargs)
+
+    def send(self, content: Any, buffers: Any = None) -> None:
+        self.sent.append(json.loads(json.dumps(content)))
+
+
+def _text_run(label: str, n: int = 20, delay: float = 0.0) -> Iterator[dict[str, Any]]:
+    def chunk(kind: str, **payload: Any) -> dict[str, Any]:
+        return {"type": kind, "runId": label, "from": "AGENT", "payload": payload}
+
+    yield chunk("start")
+    yield chunk("step-start", request={})
+    yield chunk("text-start", id="t")
+    for i in range(n):
+        if delay:
+            time.sleep(delay)
+        yield chunk("text-delta", id="t", text=f"{label}-{i} ")
+    yield chunk("text-end", id="t")
+    usage = {"inputTokens": 5, "outputTokens": n, "totalTokens": 5 + n}
+    yield chunk("step-finish", stepResult={"reason": "stop"}, output={"usage": usage})
+    yield chunk("finish", stepResult={"reason": "stop"}, output={"usage": usage})
+
+
+def _expected_text(label: str, n: int = 20) -> str:
+    return "".join(f"{label}-{i} " for i in range(n))
+
+
+def test_callable_sources_start_lazily_and_never_more_than_the_concurrency_limit() -> None:
+    active = 0
+    most = 0
+    made: list[str] = []
+    lock = threading.Lock()
+
+    def factory(label: str) -> Any:
+        def make() -> Iterator[dict[str, Any]]:
+            made.append(label)
+
+            def run() -> Iterator[dict[str, Any]]:
+                nonlocal active, most
+                with lock:
+                    active += 1
+                    most = max(most, active)
+                try:
+                    yield from _text_run(label, n=10, delay=0.005)
+                finally:
+                    with lock:
+                        active -= 1
+
+            return run()
+
+        return make
+
+    labels = [f"q{i:02}" for i in range(9)]
+    board = CapturedBoard({label: factory(label) for label in labels}, concurrency=3)
+    states = board.result(timeout=60)
+    assert list(states) == labels
+    assert most == 3, f"at most 3 runs at once, and the limit was used (saw {most})"
+    assert sorted(made) == labels and len(made) == len(labels)
+    for label, state in states.items():
+        assert state.status == "finished"
+        assert state.text == _expected_text(label, 10)
+
+
+def test_a_factory_is_not_called_before_its_slot_is_free() -> None:
+    release = threading.Event()
+    called: list[str] = []
+
+    def first() -> Iterator[dict[str, Any]]:
+        called.append("first")
+        release.wait(10)
+        yield from _text_run("first", n=3)
+
+    def second() -> Iterator[dict[str, Any]]:
+        called.append("second")
+        yield from _text_run("second", n=3)
+
+    board = CapturedBoard({"first": first, "second": second}, concurrency=1)
+    time.sleep(0.4)
+    assert called == ["first"], "the second run waits for the first one's slot"
+    assert board.table()[1]["status"] == "queued"
+    release.set()
+    board.result(timeout=30)
+    assert called == ["first", "second"]
+
+
+async def test_async_sources_and_coroutine_functions_run_on_the_kernels_loop() -> None:
+    loop = asyncio.get_running_loop()
+    seen_loops: list[Any] = []
+
+    async def agen(label: str) -> AsyncIterator[dict[str, Any]]:
+        seen_loops.append(asyncio.get_running_loop())
+        for chunk in _text_run(label, n=5):
+            await asyncio.sleep(0)
+            yield chunk
+
+    async def opened() -> AsyncIterator[dict[str, Any]]:
+        await asyncio.sleep(0.01)  # a connection being opened
+        return agen("coro")
+
+    board = CapturedBoard(
+        [("gen", lambda: agen("gen")), ("coro", opened), ("stream", agen("stream"))],
+        concurrency=2,
+    )
+    states = await board.wait()
+    assert {label: s.text for label, s in states.items()} == {
+        label: _expected_text(label, 5) for label in ("gen", "coro", "stream")
+    }
+    assert seen_loops and all(seen is loop for seen in seen_loops)
+
+
+def test_a_failing_source_says_so_in_its_row_and_the_others_go_on() -> None:
+    def broken_factory() -> Any:
+        raise ConnectionError("the agent's server refused the connection")
+
+    def breaks_midway() -> Iterator[dict[str, Any]]:
+        for index, chunk in enumerate(_text_run("mid", n=10)):
+            if index == 6:
+                raise RuntimeError("the stream broke after three deltas")
+            yield chunk
+
+    board = CapturedBoard(
+        {
+            "good": lambda: _text_run("good"),
+            "refused": broken_factory,
+            "midway": breaks_midway,
+            "also good": lambda: _text_run("also"),
+        },
+        concurrency=2,
+    )
+    states = board.result(timeout=30)
+    rows = {row["label"]: row for row in board.table()}
+    assert rows["good"]["status"] == rows["also good"]["status"] == "finished"
+    assert states["also good"].text == _expected_text("also")
+    assert rows["refused"]["status"] == "error"
+    assert "refused the connection" in str(rows["refused"]["error"])
+    assert rows["midway"]["status"] == "error"
+    assert "broke after three deltas" in str(rows["midway"]["error"])
+    assert states["midway"].full_text == "mid-0 mid-1 mid-2 ", "what came before stays"
+
+
+def test_stop_one_run_then_all_and_queued_runs_never_start() -> None:
+    made: list[str] = []
+
+    def slow(label: str) -> Any:
+        def make() -> Iterator[dict[str, Any]]:
+            made.append(label)
+            return _text_run(label, n=400, delay=0.01)
+
+        return make
+
+    board = CapturedBoard({f"s{i}": slow(f"s{i}") for i in range(5)}, concurrency=3)
+    deadline = time.monotonic() + 10
+    while not all(board.state(f"s{i}").chunk_count > 3 for i in range(3)):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    board.stop("s1")
+    deadline = time.monotonic() + 10
+    while board.state("s1").status != "aborted":
+        assert time.monotonic() < deadline, board.state("s1").status
+        time.sleep(0.02)
+    assert board.state("s0").status == "running", "stopping one run leaves the others going"
+    board._on_front_end_message(board, {"kind": "stop", "id": None}, [])
+    states = board.result(timeout=10)
+    assert {s.status for s in states.values()} == {"aborted"}
+    assert "s4" not in made or states["s4"].chunk_count < 400, "stopped before it ran through"
+    rows = {row["label"]: row for row in board.table()}
+    assert rows["s0"]["status"] == "aborted"
+    with pytest.raises(KeyError, match="no run labelled 'nope'"):
+        board.stop("nope")
+
+
+def test_a_queued_run_stopped_from_the_page_never_calls_its_factory() -> None:
+    made: list[str] = []
+    release = threading.Event()
+
+    def first() -> Iterator[dict[str, Any]]:
+        release.wait(10)
+        yield from _text_run("first", n=2)
+
+    def second() -> Iterator[dict[str, Any]]:
+        made.append("second")
+        yield from _text_run("second", n=2)
+
+    board = CapturedBoard({"first": first, "second": second}, concurrency=1)
+    second_id = board._board.runs[1].id
+    board._on_front_end_message(board, {"kind": "stop", "id": second_id}, [])
+    release.set()
+    states = board.result(timeout=10)
+    assert made == []
+    assert states["second"].status == "aborted"
+    assert states["first"].status == "finished"
+
+
+def test_rows_reach_the_page_live_and_a_ready_page_gets_them_all() -> None:
+    board = CapturedBoard({f"r{i}": (lambda i=i: _text_run(f"r{i}", 30, 0.005)) for i in range(4)})
+    board._on_front_end_message(board, {"kind": "ready"}, [])
+    board.result(timeout=30)
+    time.sleep(0.2)
+    messages = [m for m in board.sent if m["kind"] == "board"]
+    assert messages[0]["full"] is True and len(messages[0]["rows"]) == 4
+    partial = [m for m in messages if not m["full"]]
+    assert len(partial) >= 3, "rows are sent as the runs stream, not only at the end"
+    seqs = [m["seq"] for m in messages]
+    assert seqs == sorted(seqs)
+    last: dict[str, Any] = {}
+    for message in messages:
+        for row in message["rows"]:
+            last[row["label"]] = row
+    for i in range(4):
+        row = last[f"r{i}"]
+        assert row["status"] == "finished"
+        assert row["tail"].endswith(f"r{i}-29")
+        assert row["outputTokens"] == 30 and row["totalTokens"] == 35
+        assert [mark["kind"] for mark in row["marks"]] == ["step"]
+    # only the rows: no run's ops went to a page that opened none
+    assert {m["kind"] for m in board.sent} == {"board"}
+
+
+def test_an_opened_run_gets_its_snapshot_then_live_batches_and_closing_stops_them() -> None:
+    gate = threading.Event()
+
+    def paced() -> Iterator[dict[str, Any]]:
+        for index, chunk in enumerate(cs.demo.stream(speed=0)):
+            if index == 10:
+                gate.wait(10)
+            yield chunk
+
+    board = CapturedBoard({"demo": paced, "other": lambda: _text_run("other", 5)})
+    run_id = board._board.runs[0].id
+    deadline = time.monotonic() + 10
+    while board.state("demo").chunk_count < 10:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    board._on_front_end_message(board, {"kind": "open", "id": run_id}, [])
+    gate.set()
+    state = board.state("demo")
+    board.result(timeout=30)
+    time.sleep(0.2)
+    run_messages = [m for m in board.sent if m["kind"] == "run"]
+    assert {m["id"] for m in run_messages} == {run_id}, "only the opened run sends its ops"
+    inner = [m["message"] for m in run_messages]
+    assert inner[0]["kind"] == "snapshot"
+    assert inner[0]["snapshot"]["run"]["chunkCount"] >= 10, "the run so far, at once"
+    batches = [m for m in inner if m["kind"] == "batch"]
+    assert batches, "then it goes on live"
+    assert any(op["op"] == "transient" for batch in batches for op in batch["ops"]), (
+        "transient chunks of the opened run travel live"
+    )
+    assert batches[-1]["ops"][-1]["set"]["chunkCount"] == state.chunk_count
+    # closing it: no more run messages, whatever the run does next
+    board._on_front_end_message(board, {"kind": "open", "id": None}, [])
+    count = len(board.sent)
+    board._on_front_end_message(
+        board, {"kind": "run", "id": run_id, "message": {"kind": "rows"}}, []
+    )
+    assert len(board.sent) == count, "a closed run answers no requests"
+
+
+def test_the_opened_run_answers_rows_and_held_value_requests() -> None:
+    board = CapturedBoard({"demo": lambda: cs.demo.stream(speed=0)})
+    board.result(timeout=30)
+    run_id = board._board.runs[0].id
+    board._on_front_end_message(board, {"kind": "open", "id": run_id}, [])
+    board._on_front_end_message(
+        board, {"kind": "run", "id": run_id, "message": {"kind": "rows"}}, []
+    )
+    inner = [m["message"] for m in board.sent if m["kind"] == "run"]
+    rows = [m for m in inner if m["kind"] == "rows"]
+    assert rows and rows[0]["total"] == board.state("demo").row_count
+
+
+def test_compare_two_runs_of_the_board() -> None:
+    board = CapturedBoard(
+        {
+            "ok": lambda: cs.demo.stream(speed=0),
+            "failing": lambda: cs.demo.stream(speed=0, variant="error"),
+        }
+    )
+    board.result(timeout=30)
+    a, b = (run.id for run in board._board.runs)
+    board._on_front_end_message(board, {"kind": "compare", "a": a, "b": b}, [])
+    answer = board.sent[-1]
+    assert answer["kind"] == "compare" and answer["error"] is None
+    assert "failing" in answer["html"] and "ok" in answer["html"]
+    assert "error" in answer["html"]
+    board._on_front_end_message(board, {"kind": "compare", "a": a, "b": "r99"}, [])
+    assert "not runs of this board" in board.sent[-1]["error"]
+
+
+def test_the_table_is_plain_rows_and_its_text_is_deterministic_and_sorted_by_label() -> None:
+    sources = {
+        "b second": lambda: cs.demo.stream(speed=0),
+        "a first": lambda: cs.demo.stream(speed=0, variant="tripwire"),
+    }
+    first = CapturedBoard(sources)
+    first.result(timeout=30)
+    second = CapturedBoard(sources)
+    second.result(timeout=30)
+    table = first.table()
+    assert [row["label"] for row in table] == ["b second", "a first"], "the board's order"
+    assert list(table[0]) == [
+        "label",
+        "status",
+        "elapsed_s",
+        "ttft_s",
+        "input_tokens",
+        "output_tokens",
+        "total_tokens",
+        "steps",
+        "tool_calls",
+        "tool_errors",
+        "finish_reason",
+        "tripwire",
+        "error",
+    ]
+    assert table[1]["status"] == "tripwire" and table[1]["tripwire"]
+    assert isinstance(table[0]["elapsed_s"], float)
+    text = repr(table)
+    assert text == repr(second.table()), "the text leaves the clock out"
+    lines = text.splitlines()
+    assert lines[0].split()[:2] == ["run", "status"]
+    assert lines[1].startswith("a first") and lines[2].startswith("b second")
+    assert "tripwire" in lines[1]
+
+
+def test_to_dataframe_gives_the_same_rows() -> None:
+    pandas = pytest.importorskip("pandas")
+    board = CapturedBoard({"one": lambda: _text_run("one", 3)})
+    board.result(timeout=30)
+    frame = board.to_dataframe()
+    assert isinstance(frame, pandas.DataFrame)
+    assert frame.to_dict("records") == list(board.table())
+
+
+def test_a_folder_of_recordings_loads_as_a_board(tmp_path: Path) -> None:
+    for seed, variant in ((1, "default"), (2, "error"), (3, "tripwire")):
+        cs.record(
+            cs.demo.stream(speed=0, seed=seed, variant=variant),  # type: ignore[arg-type]
+            tmp_path / f"{variant}.jsonl",
+        )
+    (tmp_path / "notes.txt").write_text("not a recording")
+    board = CapturedBoard(tmp_path, concurrency=1)
+    states = board.result(timeout=30)
+    assert list(states) == ["default", "error", "tripwire"]
+    for label, state in states.items():
+        alone = cs.accumulate(tmp_path / f"{label}.jsonl")
+        assert state.status == alone.status
+        assert state.full_text == alone.full_text
+        assert state.elapsed_ms == alone.elapsed_ms, "recorded offsets, not the clock"
+
+
+def test_add_a_run_while_the_board_runs_and_after_it_ended() -> None:
+    board = CapturedBoard({"one": lambda: _text_run("one", 5)})
+    board.add("two", lambda: _text_run("two", 5))
+    board.result(timeout=30)
+    board.add("three", _text_run("three", 5))
+    states = board.result(timeout=30)
+    assert list(states) == ["one", "two", "three"]
+    assert states["three"].text == _expected_text("three", 5)
+    with pytest.raises(ValueError, match="already on the board"):
+        board.add("one", _text_run("again", 1))
+
+
+def test_bad_sources_are_refused_with_what_was_wrong() -> None:
+    with pytest.raises(ValueError, match="used twice"):
+        cs.runs([("x", []), ("x", [])], display=False)
+    with pytest.raises(TypeError, match=r"expected a \(label, source\) pair"):
+        cs.runs(["just a source"], display=False)
+    with pytest.raises(FileNotFoundError, match="not a folder"):
+        cs.runs("no/such/folder", display=False)
+    with pytest.raises(ValueError, match="concurrency"):
+        cs.runs({}, concurrency=0, display=False)
+    board = CapturedBoard({"not a stream": 42})
+    states = board.result(timeout=10)
+    assert states["not a stream"].status == "error"
+    assert "int" in str(board.table()[0]["error"])
+
+
+def test_saved_board_keeps_rows_and_the_runs_that_fit_without_transient_chunks() -> None:
+    board = CapturedBoard(
+        {
+            "small": lambda: _text_run("small", 3),
+            "demo": lambda: cs.demo.stream(speed=0),
+            "large": lambda: _text_run("large", 20_000),
+        },
+        keep=100_000,
+    )
+    board.result(timeout=30)
+    saved = board.saved
+    assert saved is not None
+    assert [row["label"] for row in saved["rows"]] == ["small", "demo", "large"]
+    ids = {run.label: run.id for run in board._board.runs}
+    assert set(saved["runs"]) == {ids["small"], ids["demo"]}, "the large run keeps its row only"
+    assert saved["keepLimit"] == 100_000
+    text = json.dumps(saved["runs"])
+    assert "Weather in Seoul" in text
+    assert "data-progress" not in text, "transient chunks are never saved"
+
+
+def test_the_output_bundle_is_the_table_and_nbval_compares_only_its_stable_head() -> None:
+    board = CapturedBoard({"one": lambda: _text_run("one", 3)}, title="sweep")
+    before, before_html = board.readable()
+    board.result(timeout=30)
+    after, after_html = board.readable()
+    assert after.startswith(f"RunBoard(title='sweep')\n{LIVE_LINE}1 runs, all ended\n")
+    assert repr(board.table()) in after
+    assert "<table" in after_html and "finished" in after_html
+
+    def sanitized(text: str) -> str:
+        for regex, replacement in NBVAL_SANITIZE.items():
+            text = re.sub(regex, replacement, text)
+        return text
+
+    assert sanitized(before) == sanitized(after) == "RunBoard(title='sweep')\n" + LIVE_LINE.rstrip()
+    assert sanitized(before_html) == sanitized(after_html)
