@@ -1,5 +1,6 @@
 """A small chat model on langchain-core's own base class, for streams the fake models cannot
-make: it reports token usage, thinks before it answers, and can ask for a tool. Its events
+make: it reports token usage, thinks before it answers, can ask for a tool, and can fail
+part way through its answer. Its events
 (``astream_events`` v2 or v3) are langchain-core's, produced by the real library."""
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ USAGE = {"input_tokens": 7, "output_tokens": 5, "total_tokens": 12}
 class ScriptedModel(BaseChatModel):
     """Streams ``thought`` as reasoning, ``answer`` word by word, then (when ``tool`` is set)
     one call of that tool with ``tool_args`` in two pieces; the last chunk carries the usage
-    and the finish reason."""
+    and the finish reason. When ``fail`` is set it raises ``RuntimeError(fail)`` after the
+    answer's words instead, so the call never reports its usage."""
 
     answer: str = "The answer is 42."
     thought: str = ""
     tool: str = ""
     tool_args: str = '{"city": "Oslo"}'
+    fail: str = ""
 
     @property
     def _llm_type(self) -> str:
@@ -31,6 +34,8 @@ class ScriptedModel(BaseChatModel):
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
     ) -> ChatResult:
+        if self.fail:
+            raise RuntimeError(self.fail)
         message = AIMessage(content=self.answer, usage_metadata=USAGE)  # type: ignore[arg-type]
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -78,8 +83,12 @@ class ScriptedModel(BaseChatModel):
                 chunk_position="last",
             )
         )
+        if self.fail:
+            pieces.pop()  # a failing call never sends its last chunk, the one with the usage
         for piece in pieces:
             chunk = ChatGenerationChunk(message=piece)
             if run_manager:
                 run_manager.on_llm_new_token(piece.text, chunk=chunk)
             yield chunk
+        if self.fail:
+            raise RuntimeError(self.fail)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +16,13 @@ from adapter_fixtures import (
     without,
 )
 
+import chunkscope as cs
 from chunkscope import accumulate
 from chunkscope.adapters import convert_langchain, from_langchain
+from chunkscope.fold.parts import Usage
+from chunkscope.fold.state import RunState
+
+MASTRA = Path(__file__).parent.parent / "fixtures" / "mastra"
 
 
 def chunks_of(name: str) -> list[dict[str, Any]]:
@@ -127,11 +133,16 @@ def test_failing_tool_that_aborts_the_graph_ends_with_error_and_reraises() -> No
         for chunk in from_langchain(replay("langchain", "failing_tool")):
             seen.append(chunk)
     assert_coherent(seen)
-    assert [c["type"] for c in seen if c["type"] in ("tool-error", "error")] == [
-        "tool-error",
-        "error",
-    ]
-    assert "database offline" in seen[-1]["payload"]["error"]["message"]
+    # Ended as Mastra ends a run that threw: the error, then the step's and the run's finish.
+    assert without(seen, "raw")[-4:] == ["tool-error", "error", "step-finish", "finish"]
+    (error,) = of_type(seen, "error")
+    assert "database offline" in error["payload"]["error"]["message"]
+    state = accumulate(seen)
+    assert state.status == "error"
+    assert "database offline" in str(state.error)
+    assert state.finish_reason == "error"
+    # The model call that asked for the tool had finished: its usage is the run's.
+    assert wire(state.usage) == {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15}
 
 
 async def test_model_raising_mid_stream_closes_text_then_errors_async() -> None:
@@ -140,8 +151,10 @@ async def test_model_raising_mid_stream_closes_text_then_errors_async() -> None:
         async for chunk in from_langchain(areplay("langchain", "model_raises")):
             seen.append(chunk)
     assert_coherent(seen)
-    assert without(seen, "raw", "text-delta")[-2:] == ["text-end", "error"]
-    assert accumulate(seen).status == "error"
+    assert without(seen, "raw", "text-delta")[-4:] == ["text-end", "error", "step-finish", "finish"]
+    state = accumulate(seen)
+    assert state.status == "error"
+    assert [step.finish_reason for step in state.steps] == ["error"]
     assert "".join(c["payload"]["text"] for c in of_type(seen, "text-delta")) == "Partial answ"
 
 
@@ -197,3 +210,142 @@ async def test_a_tool_no_model_asked_for_joins_a_step_instead_of_making_one(wher
     assert [step.finish_reason for step in state.steps] == ["stop"]
     (call,) = state.tool_calls
     assert call.result == ("THE ANSWER IS 42." if where == "after" else "notes on q")
+
+
+def wire(usage: Usage | None) -> dict[str, Any] | None:
+    """A usage as Mastra's JSON, None when there is none."""
+    return None if usage is None else usage.wire()
+
+
+async def raised_run(runnable: Any, message: str) -> RunState:
+    """The folded chunks of a live run that raises ``message``; the failure is re-raised."""
+    chunks: list[dict[str, Any]] = []
+    with pytest.raises(RuntimeError, match=message):
+        async for chunk in from_langchain(runnable.astream_events("q", version="v2")):
+            chunks.append(chunk)
+    assert_coherent(chunks)
+    return accumulate(chunks)
+
+
+def broken_lookup_tool() -> Any:
+    from langchain_core.tools import tool
+
+    @tool
+    def broken_lookup(text: str) -> str:
+        """Look the text up in a service that is down."""
+        raise RuntimeError("lookup service unavailable")
+
+    return broken_lookup
+
+
+SCRIPTED_USAGE = {"inputTokens": 7, "outputTokens": 5, "totalTokens": 12}
+
+
+async def test_a_tool_raising_after_a_finished_model_call_keeps_its_usage() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_models import ScriptedModel
+
+    chain = ScriptedModel() | StrOutputParser() | broken_lookup_tool()
+    state = await raised_run(chain, "lookup service unavailable")
+    assert state.status == "error"
+    assert "lookup service unavailable" in str(state.error)
+    assert wire(state.usage) == SCRIPTED_USAGE
+    assert state.finish_reason == "error"
+    assert [(s.finish_reason, wire(s.usage)) for s in state.steps] == [("stop", SCRIPTED_USAGE)]
+    (call,) = state.tool_calls
+    assert "lookup service unavailable" in str(call.error)
+
+
+async def test_a_graph_whose_tool_raises_shows_the_error_and_the_finished_calls_usage() -> None:
+    pytest.importorskip("langgraph")
+    from langchain_core.tools import tool
+    from langchain_models import ScriptedModel
+    from langgraph.graph import START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode, tools_condition
+
+    @tool
+    def weather(city: str) -> str:
+        """The weather in a city, from a service that is down."""
+        raise RuntimeError("weather service unavailable")
+
+    model = ScriptedModel(tool="weather")
+
+    async def agent(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [await model.ainvoke(state["messages"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_node("tools", ToolNode([weather]))
+    builder.add_edge(START, "agent")
+    builder.add_conditional_edges("agent", tools_condition)
+    builder.add_edge("tools", "agent")
+    graph = builder.compile()
+
+    view = cs.show(graph.astream_events({"messages": [("user", "q")]}, version="v2"), display=False)
+    with pytest.raises(RuntimeError, match="weather service unavailable"):
+        await view.wait()
+    state = view.state
+    assert state.status == "error"
+    assert "weather service unavailable" in str(state.error)
+    assert [n.notice for n in state.notices] == ["error"]  # one failure, one row
+    (call,) = state.tool_calls
+    assert (call.tool_name, call.args) == ("weather", {"city": "Oslo"})
+    assert wire(state.usage) == SCRIPTED_USAGE
+    assert [(s.finish_reason, wire(s.usage)) for s in state.steps] == [
+        ("tool-calls", SCRIPTED_USAGE)
+    ]
+
+
+async def test_a_second_model_call_raising_keeps_the_first_calls_usage() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_core.output_parsers import StrOutputParser
+    from langchain_models import ScriptedModel
+
+    second = ScriptedModel(answer="Let me check", fail="model backend went away")
+    state = await raised_run(ScriptedModel() | StrOutputParser() | second, "went away")
+    assert state.status == "error"
+    assert "model backend went away" in str(state.error)
+    assert wire(state.usage) == SCRIPTED_USAGE
+    assert state.finish_reason == "error"
+    assert [(s.finish_reason, wire(s.usage)) for s in state.steps] == [
+        ("stop", SCRIPTED_USAGE),
+        ("error", {}),
+    ]
+
+
+def ending(state: RunState) -> tuple[Any, ...]:
+    """How a run ended: status, finish reason, usage, total usage, each step's reason."""
+    return (
+        state.status,
+        state.finish_reason,
+        wire(state.usage),
+        wire(state.total_usage),
+        [step.finish_reason for step in state.steps],
+    )
+
+
+async def test_a_model_raising_before_any_usage_ends_like_mastras_thrown_model_error() -> None:
+    # Mastra ends a run whose model threw with the error, a step finish and a finish whose
+    # usage counts nothing: its promises give usage {} and totalUsage {"totalTokens": 0}.
+    pytest.importorskip("langchain_core")
+    from langchain_models import ScriptedModel
+
+    mastra = cs.accumulate(MASTRA / "model-error-thrown.jsonl")
+    refused = "model endpoint refused the request"
+    state = await raised_run(ScriptedModel(answer="", fail=refused), refused)
+    assert refused in str(state.error)
+    assert ending(state) == ending(mastra)
+    assert ending(state) == ("error", "error", {}, {"totalTokens": 0}, ["error"])
+
+
+async def test_a_tool_raising_before_any_model_call_is_shown_with_the_error() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_models import ScriptedModel
+
+    state = await raised_run(broken_lookup_tool() | ScriptedModel(), "lookup service unavailable")
+    assert state.status == "error"
+    (call,) = state.tool_calls
+    assert call.tool_name == "broken_lookup"
+    assert "lookup service unavailable" in str(call.error)
+    assert wire(state.usage) == {}

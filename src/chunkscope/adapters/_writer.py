@@ -4,8 +4,9 @@ Every adapter translates foreign events into calls on one :class:`MastraWriter`.
 owns what makes a stream coherent, so each adapter does not have to: a ``start`` before the
 first step, a ``step-start`` before any content, ``text-start`` / ``text-end`` around text
 deltas, ``tool-call-input-streaming-end`` before the ``tool-call``, open parts closed
-before ``step-finish``, ``finish``, ``error`` and ``abort``, and usage summed over steps
-for ``finish`` as Mastra does.
+before ``step-finish``, ``finish``, ``error`` and ``abort``, usage summed over steps
+for ``finish`` as Mastra does, and (for an adapter that asks) a run that raised ended as
+Mastra ends one: ``error``, then the step's and the run's finish with the summed usage.
 
 Chunks use Mastra's own field names (``payload.text``, ``argsTextDelta``, ``toolCallId``,
 ``stepResult.reason``, ``output.usage`` ...). Methods append to a buffer that the adapter
@@ -268,6 +269,25 @@ class MastraWriter:
         self._flush_pending_step()
         self.errored = True
         self.emit("error", {"error": error})
+
+    def error_and_finish(self, error: dict[str, JSON]) -> None:
+        """Emit ``error`` and end the run the way Mastra ends a run that threw.
+
+        Mastra follows the ``error`` with the ``step-finish`` of the step the error stopped
+        (reason ``error``, no usage) and a ``finish`` with reason ``error`` whose usage sums the
+        steps that finished, so the run's total keeps the model calls that completed before
+        the failure. A step whose model call had already ended (its finish held back for its
+        tools) keeps that call's reason and usage. Before the run started, or once it
+        finished, there is no run to end and only the ``error`` is emitted.
+        """
+        if not self.started or self.finished:
+            self.error(error)
+            return
+        self.close_parts()
+        self.errored = True
+        self.emit("error", {"error": error})
+        self.step_finish("error")
+        self.finish("error")
 
     def abort(self, **payload: Any) -> None:
         """Close open parts and emit ``abort``."""

@@ -26,7 +26,10 @@ dumps; both are handled. The mapping onto Mastra chunks:
 * chains, prompts, parsers and other events keep their place in the stream as ``raw``
   chunks (the original event), so nested chains stay visible in the inspector without
   repeating the answer text;
-* a run that raises ends with ``error`` (open parts closed) and the exception is re-raised.
+* a run that raises ends as a Mastra run that threw does: ``error`` (open parts closed), the
+  ``step-finish`` of the step it stopped (reason ``error``; a model call that had finished
+  keeps its reason and usage), then ``finish`` with reason ``error`` and the usage of the
+  model calls that finished; the exception is re-raised.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from ._base import StreamAdapter, as_dict, on
-from ._json import parse_json_text, to_jsonable
+from ._json import exception_info, parse_json_text, to_jsonable
 from ._writer import Chunk, finish_reason, make_usage
 
 _TEXT_BLOCKS = {"text", "text_delta", "output_text"}
@@ -92,6 +95,16 @@ def _sum_raw_usage(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any
         if isinstance(b.get(key), int):
             merged[key] = (merged.get(key) or 0) + b[key]
     return merged
+
+
+def end_raised_run(adapter: StreamAdapter, exc: BaseException) -> list[Chunk]:
+    """The chunks that end ``adapter``'s run after its stream raised ``exc``: the ``error``,
+    then the step's and the run's finish, so the usage of the model calls that finished
+    before the failure still reaches the run's total, as it does in Mastra."""
+    info = exception_info(exc)
+    info["message"] = f"{adapter.format_name} stream raised {info['name']}: {info['message']}"
+    adapter.writer.error_and_finish(info)
+    return adapter.writer.drain()
 
 
 class LangChainAdapter(StreamAdapter):
@@ -159,6 +172,12 @@ class LangChainAdapter(StreamAdapter):
                 {"message": f"the event stream ended before its root run {self._root} ended"}
             )
         self.writer.close_parts()
+
+    def fail(self, exc: BaseException) -> list[Chunk]:
+        """End the run that raised ``exc`` as Mastra ends a run that threw (tools that ran
+        before any model call are shown first: the failure may be theirs)."""
+        self._flush_early_tools()
+        return end_raised_run(self, exc)
 
     def _keep_raw(self, event: dict[str, Any]) -> None:
         self.writer.raw({k: event.get(k) for k in event})

@@ -9,7 +9,9 @@ sequence refuses it.) The mapping onto Mastra chunks:
 * the message is one step of one run: ``message-start`` starts both (the message id is the
   step's ``messageId``), ``message-finish`` ends the step with its usage and finish reason,
   and the end of the stream finishes the run; a stream that stops before ``message-finish``
-  was cut short and ends with an ``error`` chunk;
+  was cut short and ends with an ``error`` chunk; a stream that raises ends as a Mastra run
+  that threw: ``error``, the step's finish (reason ``error`` when the message had not
+  finished), then ``finish`` with reason ``error`` and the usage of a finished message;
 * ``text`` blocks become text parts and ``reasoning`` blocks reasoning parts, one per block;
 * a ``tool_call_chunk`` block becomes ``tool-call-input-streaming-start``, its
   ``tool-call-delta`` deltas ``tool-call-delta``, and its finish (a parsed ``tool_call``)
@@ -24,7 +26,7 @@ from typing import Any, overload
 
 from ._base import StreamAdapter, on
 from ._writer import Chunk, finish_reason
-from .langchain import langchain_usage
+from .langchain import end_raised_run, langchain_usage
 
 #: The events of one message, as version 3 names them.
 V3_EVENTS = frozenset(
@@ -69,6 +71,10 @@ class LangChainV3Adapter(StreamAdapter):
                 {"message": "the event stream ended before its message-finish: it was cut short"}
             )
         self.writer.close_parts()
+
+    def fail(self, exc: BaseException) -> list[Chunk]:
+        """End the run that raised ``exc`` as Mastra ends a run that threw."""
+        return end_raised_run(self, exc)
 
     @on("message-start")
     def _on_message_start(self, event: dict[str, Any]) -> None:
