@@ -3,12 +3,14 @@
  * kernel's messages (docs/wire.md); `render` draws a view of that store.
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
-import { HeldFetcher } from "./held/fetcher";
 import type { FetchHeld } from "./held/values";
+import { PlacedViews } from "./host/placed";
+import { ModelEntries } from "./host/registry";
+import { createFeed, NO_KERNEL } from "./model/feed";
 import { isPacked, readSaved, type SavedSnapshot, savedSeq, toSaved } from "./model/persisted";
 import { viewAt } from "./model/scrub";
-import { createStore, emptyState, fromSnapshot, type Store } from "./model/store";
-import type { Down, HeldAnswer, Model, Up } from "./model/wire";
+import { emptyState, fromSnapshot, type Store } from "./model/store";
+import type { Model, Up } from "./model/wire";
 import { isRecord } from "./util";
 import { type AppHandle, mountApp } from "./views/app";
 import { mountInspector } from "./views/inspector/view";
@@ -27,58 +29,15 @@ interface ModelEntry {
    * them. */
   wantRows(): void;
   /** The views drawn of this model and not unmounted. */
-  views: Set<MountedView>;
+  views: PlacedViews<AppHandle>;
   /** Stop listening to the model. */
   dispose(): void;
 }
 
-/** A view of a model, and the render call that owns it (the last one it was placed by). */
-interface MountedView {
-  app: AppHandle;
-  owner: object | null;
-}
+/** Entries by model (see host/registry.ts). */
+const entries = new ModelEntries<ModelEntry>();
 
-/**
- * Entries by model. anywidget wraps the model in a new object for `initialize` and for every
- * `render`, so the wrapper cannot be the key: the model's `_instance` trait is, per widget
- * manager. A model without one (saved before the trait existed) falls back to its wrapper.
- */
-const byManager = new WeakMap<object, Map<string, ModelEntry>>();
-const byWrapper = new WeakMap<WidgetModel, ModelEntry>();
-
-function instanceOf(model: WidgetModel): { manager: object; key: string } | null {
-  const key = model.get("_instance");
-  const manager: unknown = model.widget_manager;
-  if (typeof key !== "string" || key === "" || typeof manager !== "object" || manager === null)
-    return null;
-  return { manager, key };
-}
-
-function knownEntry(model: WidgetModel): ModelEntry | undefined {
-  const instance = instanceOf(model);
-  if (instance === null) return byWrapper.get(model);
-  return byManager.get(instance.manager)?.get(instance.key);
-}
-
-function remember(model: WidgetModel, entry: ModelEntry | null): void {
-  const instance = instanceOf(model);
-  if (instance === null) {
-    if (entry === null) byWrapper.delete(model);
-    else byWrapper.set(model, entry);
-    return;
-  }
-  let entries = byManager.get(instance.manager);
-  if (entries === undefined) {
-    entries = new Map();
-    byManager.set(instance.manager, entries);
-  }
-  if (entry === null) entries.delete(instance.key);
-  else entries.set(instance.key, entry);
-}
-
-/** Why a held value cannot be fetched in a view no kernel has answered. */
-export const NO_KERNEL =
-  "no kernel is connected to this view: the whole value stays in the kernel that ran the cell (run it again to see all of it)";
+export { NO_KERNEL };
 
 /** How often (at most) a page writes what it holds into the model's `snapshot`. */
 export const SAVE_EVERY_MS = 1000;
@@ -101,22 +60,18 @@ function isLiveFlag(value: unknown): value is LiveFlag {
 /** The model's entry, created on first use: the store starts from the saved `snapshot`
  * trait when there is one, so a reopened notebook shows the run without a kernel. */
 function entryFor(model: WidgetModel): ModelEntry {
-  const known = knownEntry(model);
+  const known = entries.get(model);
   if (known !== undefined) return known;
 
   const saved = model.get("snapshot") as SavedSnapshot;
   const plain = saved !== null && saved !== undefined && !isPacked(saved);
-  const store = createStore(plain ? fromSnapshot(saved) : emptyState(model.get("title") ?? ""));
   const send = (up: Up) => model.send(up);
-  const fetcher = new HeldFetcher({
+  const feed = createFeed({
     send,
-    apply: (request, value) => store.fillHeld(request.part, request.field, request.token, value),
+    initial: plain ? fromSnapshot(saved) : emptyState(model.get("title") ?? ""),
   });
-  // Pieces of held values go to the fetcher; everything else is the store's.
-  const onMessage = (msg: unknown) => {
-    if (isRecord(msg) && msg.kind === "held") fetcher.receive(msg as unknown as HeldAnswer);
-    else store.dispatch(msg as Down);
-  };
+  const { store } = feed;
+  const onMessage = (msg: unknown) => feed.receive(msg);
   // The manager's model, learned from the first change of the trait (Backbone passes it to
   // change listeners): see `keepSaved` below.
   let managed: LiveFlag | null = null;
@@ -193,55 +148,25 @@ function entryFor(model: WidgetModel): ModelEntry {
     managed.comm_live = true;
   };
 
-  // Rows are asked for once a view wants them and a kernel has answered; the kernel then
-  // keeps sending them to every page of the model, so one request is enough.
-  let rowsWanted = false;
-  let askedForRows = false;
-  const askForRows = () => {
-    const state = store.get();
-    if (!rowsWanted || askedForRows || state.rowsLoaded || !state.snapshotSeen) return;
-    askedForRows = true;
-    send({ kind: "rows" });
-  };
-
-  // Ask once per gap; a snapshot clears `needsResync` and re-arms the request.
-  let askedForResync = false;
-  const stopWatching = store.subscribe((state) => {
-    if (state.needsResync && !askedForResync) {
-      askedForResync = true;
-      send({ kind: "resync", have: state.seq });
-    } else if (!state.needsResync) {
-      askedForResync = false;
-    }
-    askForRows();
-    scheduleSave();
-  });
+  const stopWatching = store.subscribe(scheduleSave);
 
   const entry: ModelEntry = {
     store,
     send,
-    views: new Set(),
-    fetchHeld: (request, report) => {
-      // Only a kernel that answered "ready" holds the run: a notebook reopened without
-      // one has the preview and nothing more, and should say so at once.
-      if (store.get().snapshotSeen) fetcher.fetch(request, report);
-      else report({ state: "failed", message: NO_KERNEL });
-    },
-    wantRows() {
-      rowsWanted = true;
-      askForRows();
-    },
+    views: new PlacedViews(),
+    fetchHeld: feed.fetchHeld,
+    wantRows: () => feed.wantRows(),
     dispose() {
-      fetcher.dispose();
+      feed.dispose();
       model.off("msg:custom", onMessage);
       model.off("change:snapshot", onSnapshot);
       managed?.off?.("comm_live_update", keepSaved);
       if (saveTimer !== null) clearTimeout(saveTimer);
       stopWatching();
-      remember(model, null);
+      entries.set(model, null);
     },
   };
-  remember(model, entry);
+  entries.set(model, entry);
   return entry;
 }
 
@@ -252,18 +177,14 @@ function initialize({ model }: InitializeProps<Model>): () => void {
 }
 
 /**
- * Draw a view of the model in `el`. JupyterLab renders a widget output again each time the
- * kernel updates its display (a StreamView does as its run grows): it empties the old
- * element and asks for a new view without unmounting the old one. The view that was shown
- * there and is now off the page is moved into `el` as it stands (its tab, scroll position,
- * selection and search kept) instead of a new one being built beside it.
+ * Draw a view of the model in `el`; a view JupyterLab left off the page when it drew the
+ * output again is moved here instead (see host/placed.ts).
  */
 function render({ model, el }: RenderProps<Model>): () => void {
   const entry = entryFor(model);
   if (!entry.store.get().snapshotSeen) entry.send({ kind: "ready" });
-  let mounted = [...entry.views].find((view) => !view.app.el.isConnected && view.app.wasShown());
-  if (mounted === undefined) {
-    const app = mountApp(el, {
+  return entry.views.place(el, () =>
+    mountApp(el, {
       store: entry.store,
       onStop: () => entry.send({ kind: "stop" }),
       fallbackTitle: () => model.get("title") ?? "",
@@ -272,21 +193,8 @@ function render({ model, el }: RenderProps<Model>): () => void {
       pastState: viewAt,
       fetchHeld: entry.fetchHeld,
       wantRows: () => entry.wantRows(),
-    });
-    mounted = { app, owner: null };
-    entry.views.add(mounted);
-  } else {
-    mounted.app.moveTo(el);
-  }
-  const view = mounted;
-  const owner = {};
-  view.owner = owner;
-  return () => {
-    // A render whose view moved on to a later output no longer owns it.
-    if (view.owner !== owner) return;
-    entry.views.delete(view);
-    view.app.unmount();
-  };
+    }),
+  );
 }
 
 export default { initialize, render };

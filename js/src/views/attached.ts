@@ -8,7 +8,14 @@
  * for each refresh. A notebook that scrolls cells out of the DOM detaches views for a while
  * too; those get the current state as soon as they are seen again.
  */
-import type { Store, StoreListener } from "../model/store";
+import type { Store } from "../model/store";
+
+/** What a gate can hold back: a current state and listeners told of its changes (a run's
+ * store, a board's rows). */
+export interface Watchable<T> {
+  get(): T;
+  subscribe(listener: (state: T) => void): () => void;
+}
 
 /** What tells the gate how its element stands: `onSight(visible)` after it was placed or
  * moved, with whether any of it is in sight. Returns the function that stops watching. */
@@ -28,8 +35,8 @@ export function intersectionSight(): WatchSight | null {
 }
 
 /** A store for the views under `root`, and the function that stops its watching. */
-export interface GatedStore {
-  store: Store;
+export interface GatedStore<S = Store> {
+  store: S;
   /** Whether `root` has been seen in the document (in sight, or when a change came). */
   wasShown(): boolean;
   dispose(): void;
@@ -40,14 +47,14 @@ export interface GatedStore {
  * document. One that missed a change while it was out is called once with the current state
  * when `root` is back and in sight.
  */
-export function gateWhileDetached(
-  store: Store,
+export function gateWhileDetached<T, S extends Watchable<T>>(
+  store: S,
   root: Element,
   watch: WatchSight | null = intersectionSight(),
-): GatedStore {
+): GatedStore<S> {
   let shown = root.isConnected;
   if (watch === null) return { store, wasShown: () => shown || root.isConnected, dispose() {} };
-  const missed = new Set<StoreListener>();
+  const missed = new Set<(state: T) => void>();
   const stopWatching = watch(root, (visible) => {
     if (!root.isConnected) return;
     shown = true;
@@ -56,9 +63,9 @@ export function gateWhileDetached(
     missed.clear();
     for (const listener of listeners) listener(store.get());
   });
-  const gated: Store = {
+  const gated: S = {
     ...store,
-    subscribe(listener) {
+    subscribe(listener: (state: T) => void) {
       const stop = store.subscribe((state) => {
         if (root.isConnected) {
           shown = true;
