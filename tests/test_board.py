@@ -226,10 +226,21 @@ def test_rows_reach_the_page_live_and_a_ready_page_gets_them_all() -> None:
     assert len(partial) >= 3, "rows are sent as the runs stream, not only at the end"
     seqs = [m["seq"] for m in messages]
     assert seqs == sorted(seqs)
-    last: dict[str, Any] = {}
+    by_id: dict[str, dict[str, Any]] = {}
     for message in messages:
+        if message["full"]:
+            by_id = {}
         for row in message["rows"]:
-            last[row["label"]] = row
+            by_id[row["id"]] = dict(row)
+        for change in message["changes"]:
+            by_id[change["id"]].update(change)
+    assert list(by_id.values()) == board._board.rows(), "the page has every field"
+    assert any(
+        "tail" in change and "marks" not in change
+        for message in partial
+        for change in message["changes"]
+    ), "a change carries what changed, not the whole row"
+    last = {row["label"]: row for row in by_id.values()}
     for i in range(4):
         row = last[f"r{i}"]
         assert row["status"] == "finished"

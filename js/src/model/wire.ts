@@ -602,6 +602,12 @@ export interface BoardRow {
   marksLeft: number;
 }
 
+/**
+ * Some fields of a BoardRow, always with its `id`: what changed since the row was last
+ * sent.
+ */
+export type BoardRowPatch = Partial<BoardRow>;
+
 /** What a saved notebook keeps of a board: every row, and the full runs that fit. */
 export interface BoardSaved {
   /** Number of the last row message this state includes. */
@@ -615,13 +621,19 @@ export interface BoardSaved {
   elapsedMs: number;
 }
 
-/** Kernel → board: rows that changed since the last message, or all of them. */
+/**
+ * Kernel → board: every row, or the rows added and the fields that changed since the
+ * last message (the page applies messages in `seq` order).
+ */
 export interface BoardRowsMessage {
   kind: "board";
   seq: number;
-  /** `rows` holds every row (replace the table) rather than the changed ones. */
+  /** `rows` holds every row (replace the table), and `changes` is empty. */
   full: boolean;
+  /** Rows the page does not have yet (all of them when `full`). */
   rows: BoardRow[];
+  /** The fields of known rows that changed, each with the row's `id`. */
+  changes: BoardRowPatch[];
   /** The board's age now: where the strips' shared time axis ends. */
   elapsedMs: number;
 }

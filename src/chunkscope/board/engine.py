@@ -138,6 +138,8 @@ class BoardRun:
         """Its persisted snapshot, written by the channel (mid-run, and at the end)."""
         self.saved: tuple[dict[str, Any], int] | None = None
         """Its final snapshot as saved (packed when large) and the JSON's length."""
+        self.sent: BoardRow | None = None
+        """Its row as the pages have it: later messages carry only what differs."""
 
     @property
     def done(self) -> bool:
@@ -183,6 +185,7 @@ class Board:
         """Number of the last row message sent."""
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
+        self._send_lock = threading.Lock()
         self._origin = time.monotonic()
         self._thread: threading.Thread | None = None
         self._loader: threading.Thread | None = None
@@ -282,12 +285,46 @@ class Board:
 
     def send_all(self) -> None:
         """A page appeared: every row."""
-        rows = self.rows()
-        with self._lock:
-            self.seq += 1
-            seq = self.seq
+        with self._send_lock:
+            with self._lock:
+                runs = list(self.runs)
+            rows = [run.row() for run in runs]
+            for run, row in zip(runs, rows, strict=True):
+                run.sent = row
+            self._send_rows(rows, [], full=True)
+
+    def _send_changes(self, runs: list[BoardRun]) -> None:
+        """The rows the pages lack and the fields that changed, in one message."""
+        with self._send_lock:
+            added: list[BoardRow] = []
+            changes: list[dict[str, Any]] = []
+            for run in runs:
+                row = run.row()
+                before = run.sent
+                run.sent = row
+                if before is None:
+                    added.append(row)
+                    continue
+                change = {key: value for key, value in row.items() if before.get(key) != value}
+                if change:
+                    change["id"] = row["id"]
+                    changes.append(change)
+            if added or changes:
+                self._send_rows(added, changes, full=False)
+
+    def _send_rows(
+        self, rows: list[BoardRow], changes: list[dict[str, Any]], *, full: bool
+    ) -> None:
+        self.seq += 1
         self.sink.send(
-            {"kind": "board", "seq": seq, "full": True, "rows": rows, "elapsedMs": self.now_ms()}
+            {
+                "kind": "board",
+                "seq": self.seq,
+                "full": full,
+                "rows": rows,
+                "changes": changes,
+                "elapsedMs": round(self.now_ms(), 1),
+            }
         )
 
     def open(self, run_id: str | None) -> None:
@@ -309,9 +346,12 @@ class Board:
             self._thread.start()
 
     def _run(self) -> None:
+        due = time.monotonic()
         while True:
+            # Rounds start every TICK, however long the last one took (not TICK after it).
+            due = max(due + TICK, time.monotonic())
             with self._cond:
-                self._cond.wait(TICK)
+                self._cond.wait(max(0.0, due - time.monotonic()))
             self._start_queued()
             self._tick()
             if self._round():
@@ -394,19 +434,7 @@ class Board:
         if opened is not None:
             opened.channel.flush()
         if changed:
-            rows = [run.row() for run in changed]
-            with self._lock:
-                self.seq += 1
-                seq = self.seq
-            self.sink.send(
-                {
-                    "kind": "board",
-                    "seq": seq,
-                    "full": False,
-                    "rows": rows,
-                    "elapsedMs": self.now_ms(),
-                }
-            )
+            self._send_changes(changed)
         if self.done:
             with self._lock:
                 if any(run.channel.changed for run in self.runs):

@@ -51,6 +51,7 @@ __all__ = [
     "BoardModel",
     "BoardOpenRequest",
     "BoardRow",
+    "BoardRowPatch",
     "BoardRowsMessage",
     "BoardRunMessage",
     "BoardRunRequest",
@@ -807,6 +808,31 @@ class BoardRow(TypedDict):
     """Marks left out of ``marks`` (past ``BOARD_MARKS_CAP``)."""
 
 
+class BoardRowPatch(TypedDict, total=False):
+    """Some fields of a BoardRow, always with its ``id``: what changed since the row was last
+    sent."""
+
+    id: str
+    label: str
+    status: BoardStatus
+    startedMs: float | None
+    elapsedMs: float | None
+    ttftMs: float | None
+    inputTokens: int | None
+    outputTokens: int | None
+    totalTokens: int | None
+    steps: int
+    toolCalls: int
+    toolErrors: int
+    chunks: int
+    finishReason: str | None
+    tripwire: str | None
+    error: str | None
+    tail: str
+    marks: list[BoardMark]
+    marksLeft: int
+
+
 class BoardSaved(TypedDict):
     """What a saved notebook keeps of a board: every row, and the full runs that fit."""
 
@@ -822,13 +848,17 @@ class BoardSaved(TypedDict):
 
 
 class BoardRowsMessage(TypedDict):
-    """Kernel → board: rows that changed since the last message, or all of them."""
+    """Kernel → board: every row, or the rows added and the fields that changed since the
+    last message (the page applies messages in ``seq`` order)."""
 
     kind: Literal["board"]
     seq: int
     full: bool
-    """``rows`` holds every row (replace the table) rather than the changed ones."""
+    """``rows`` holds every row (replace the table), and ``changes`` is empty."""
     rows: list[BoardRow]
+    """Rows the page does not have yet (all of them when ``full``)."""
+    changes: list[BoardRowPatch]
+    """The fields of known rows that changed, each with the row's ``id``."""
     elapsedMs: float
     """The board's age now: where the strips' shared time axis ends."""
 
