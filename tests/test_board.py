@@ -448,3 +448,32 @@ def test_the_output_bundle_is_the_table_and_nbval_compares_only_its_stable_head(
 
     assert sanitized(before) == sanitized(after) == "RunBoard(title='sweep')\n" + LIVE_LINE.rstrip()
     assert sanitized(before_html) == sanitized(after_html)
+
+
+def test_write_html_of_a_board_embeds_its_rows_and_the_runs_it_keeps(tmp_path: Path) -> None:
+    from chunkscope.wire.schema import BOARD_ELEMENT_ID
+
+    board = CapturedBoard(
+        {
+            "demo": lambda: cs.demo.stream(speed=0),
+            "big": lambda: _text_run("big", 20_000),
+        },
+        title="sweep <b>",
+        keep=100_000,
+    )
+    board.result(timeout=30)
+    page = cs.write_html(board, tmp_path / "board.html").read_text(encoding="utf-8")
+    assert "<title>sweep &lt;b&gt;</title>" in page
+    found = re.search(
+        rf'<script type="application/json" id="{BOARD_ELEMENT_ID}">(.*?)</script>', page, re.S
+    )
+    assert found is not None
+    saved = json.loads(found.group(1))
+    assert [row["label"] for row in saved["rows"]] == ["demo", "big"]
+    assert list(saved["runs"]) == [board._board.runs[0].id], "the big run is its row only"
+    snapshot = saved["runs"][board._board.runs[0].id]
+    assert "held" not in json.dumps(snapshot["parts"]) or all(
+        not part.get("held") for part in snapshot["parts"]
+    ), "no kernel to ask: every value is whole"
+    assert "<noscript>" in page and "finished" in page.split("<noscript>")[1]
+    assert "data-progress" not in page

@@ -37,6 +37,21 @@ export const PREVIEW_STRING = 400;
 /** Entries a held field's preview keeps of a long array or object: one page of the JSON tree. */
 export const PREVIEW_ENTRIES = 100;
 
+/**
+ * The `id` of the `<script type="application/json">` element of a standalone run page
+ * that holds the run's Snapshot.
+ */
+export const SNAPSHOT_ELEMENT_ID = "chunkscope-snapshot";
+
+/**
+ * The `id` of the `<script type="application/json">` element of a standalone board page
+ * that holds the BoardSaved.
+ */
+export const BOARD_ELEMENT_ID = "chunkscope-board";
+
+/** The `id` of the element a standalone page mounts its view into. */
+export const ROOT_ELEMENT_ID = "chunkscope-root";
+
 /** Characters of a run's text that its board row carries: the end of what it said so far. */
 export const BOARD_TAIL_CHARS = 120;
 

@@ -10,6 +10,7 @@ sweep of hundreds of runs costs the page a table, not hundreds of transcripts.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -460,10 +461,13 @@ class Board:
 
     # ---------------------------------------------------------------- saving
 
-    def saved_runs(self, keep: int, keep_total: int) -> tuple[dict[str, Any], int]:
+    def saved_runs(
+        self, keep: int, keep_total: int, *, whole: bool = False
+    ) -> tuple[dict[str, Any], int]:
         """The ended runs kept whole for the saved notebook: row id → saved snapshot (packed
         when large), each at most ``keep`` bytes of JSON and together at most ``keep_total``;
-        and how many ended runs were left out."""
+        and how many ended runs were left out. ``whole``: plain snapshots with every held
+        value in full, for a page that has no kernel to ask (never packed)."""
         kept: dict[str, Any] = {}
         total = 0
         left = 0
@@ -472,15 +476,27 @@ class Board:
         for run in runs:
             if not run.done or run.snapshot is None:
                 continue
-            if run.saved is None:
-                run.saved = packed_and_size(run.snapshot)
-            value, size = run.saved
+            if whole:
+                with run.channel.lock:
+                    snapshot = run.state.snapshot(whole=True)
+                value, size = snapshot, len(_json(snapshot))
+            else:
+                if run.saved is None:
+                    run.saved = packed_and_size(run.snapshot)
+                value, size = run.saved
             if size == 0 or size > keep or total + size > keep_total:
                 left += 1
                 continue
             kept[run.id] = value
             total += size
         return kept, left
+
+
+def _json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return ""
 
 
 def _is_recording(run: BoardRun) -> bool:

@@ -148,9 +148,10 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
             ) from None
         return pandas.DataFrame(list(self.table()))
 
-    def saved_state(self) -> dict[str, Any]:
-        """The board as a saved notebook keeps it (``BoardSaved``), as of now."""
-        runs, _left = self._board.saved_runs(self.keep, self.keep_total)
+    def saved_state(self, *, whole: bool = False) -> dict[str, Any]:
+        """The board as a saved notebook keeps it (``BoardSaved``), as of now; ``whole``: its
+        runs as plain snapshots with every value in full (a page without a kernel)."""
+        runs, _left = self._board.saved_runs(self.keep, self.keep_total, whole=whole)
         return {
             "seq": self._board.seq,
             "rows": self._board.rows(),

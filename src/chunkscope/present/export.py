@@ -26,13 +26,9 @@ from typing import Any
 from ..fold.state import RunState
 from ..inputs import as_run
 from ..wire.safejson import safe_text
+from ..wire.schema import BOARD_ELEMENT_ID, ROOT_ELEMENT_ID, SNAPSHOT_ELEMENT_ID
 
 _STATIC = Path(__file__).parent.parent / "static"
-
-#: The ``id`` of the element holding the embedded snapshot (mirrors ``js/src/standalone.ts``).
-SNAPSHOT_ELEMENT_ID = "chunkscope-snapshot"
-#: The ``id`` of the element the app mounts into (mirrors ``js/src/standalone.ts``).
-ROOT_ELEMENT_ID = "chunkscope-root"
 
 
 class ExportError(RuntimeError):
@@ -42,11 +38,16 @@ class ExportError(RuntimeError):
 def write_html(run: Any, path: str | Path, *, title: str | None = None) -> Path:
     """Write ``run`` as one self-contained HTML page at ``path`` and return the path.
 
-    ``run`` is a ``RunState``, a ``StreamView`` (its run as folded so far), or the path of a
-    JSONL recording (folded with its recorded timing). ``title`` overrides the run's title.
+    ``run`` is a ``RunState``, a ``StreamView`` (its run as folded so far), the path of a
+    JSONL recording (folded with its recorded timing), or a ``RunBoard`` (its table, and the
+    runs its saved notebook would keep, openable in place). ``title`` overrides the title.
     """
-    state = as_run(run, to="write_html()")
-    page = page_html(state, title=title)
+    from ..board.widget import RunBoard
+
+    if isinstance(run, RunBoard):
+        page = board_page_html(run, title=title)
+    else:
+        page = page_html(as_run(run, to="write_html()"), title=title)
     target = Path(path)
     target.write_text(page, encoding="utf-8")
     return target
@@ -54,6 +55,24 @@ def write_html(run: Any, path: str | Path, *, title: str | None = None) -> Path:
 
 def page_html(state: RunState, *, title: str | None = None) -> str:
     """The standalone page for ``state`` as a string."""
+    page_title = title if title is not None else (state.title or "chunkscope run")
+    # The page has no kernel to fetch held values from: every value goes in whole.
+    snapshot = state.snapshot(whole=True)
+    if title is not None:
+        snapshot["run"]["title"] = title
+    return _page(page_title, SNAPSHOT_ELEMENT_ID, snapshot, state.static_html())
+
+
+def board_page_html(board: Any, *, title: str | None = None) -> str:
+    """The standalone page of a ``RunBoard`` as a string: every row, and the runs within the
+    board's ``keep`` and ``keep_total``, whole (no kernel is there to fetch the rest)."""
+    saved = board.saved_state(whole=True)
+    page_title = title if title is not None else (board.title or "chunkscope runs")
+    _, static = board.readable()
+    return _page(page_title, BOARD_ELEMENT_ID, saved, static)
+
+
+def _page(page_title: str, element_id: str, embedded: Any, static: str) -> str:
     script = inline_script(_read_static("standalone.js"))
     style = _read_static("standalone.css")
     if re.search(r"</style", style, re.IGNORECASE):
@@ -66,11 +85,6 @@ def page_html(state: RunState, *, title: str | None = None) -> str:
         "img-src data:; "
         "base-uri 'none'; form-action 'none'"
     )
-    page_title = title if title is not None else (state.title or "chunkscope run")
-    # The page has no kernel to fetch held values from: every value goes in whole.
-    snapshot = state.snapshot(whole=True)
-    if title is not None:
-        snapshot["run"]["title"] = title
     page = (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -81,9 +95,9 @@ def page_html(state: RunState, *, title: str | None = None) -> str:
         f"<style>{style}</style>\n"
         "</head>\n<body>\n"
         f'<div id="{ROOT_ELEMENT_ID}"></div>\n'
-        f"<noscript>{state.static_html()}</noscript>\n"
-        f'<script type="application/json" id="{SNAPSHOT_ELEMENT_ID}">'
-        f"{embedded_json(snapshot)}</script>\n"
+        f"<noscript>{static}</noscript>\n"
+        f'<script type="application/json" id="{element_id}">'
+        f"{embedded_json(embedded)}</script>\n"
         f"<script>{script}</script>\n"
         "</body>\n</html>\n"
     )

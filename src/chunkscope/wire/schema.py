@@ -30,6 +30,7 @@ from typing import Annotated, Any, Final, Literal, TypeAlias, TypedDict
 from ..chunks.models import ChunkFamily
 
 __all__ = [
+    "BOARD_ELEMENT_ID",
     "BOARD_MARKS_CAP",
     "BOARD_TAIL_CHARS",
     "MARK_INTERVAL_MS",
@@ -37,6 +38,8 @@ __all__ = [
     "PACKED_ENCODING",
     "PREVIEW_ENTRIES",
     "PREVIEW_STRING",
+    "ROOT_ELEMENT_ID",
+    "SNAPSHOT_ELEMENT_ID",
     "TRANSIENT_CAP",
     "AddOp",
     "AppendOp",
@@ -138,6 +141,17 @@ PREVIEW_STRING: Final = 400
 
 PREVIEW_ENTRIES: Final = 100
 """Entries a held field's preview keeps of a long array or object: one page of the JSON tree."""
+
+SNAPSHOT_ELEMENT_ID: Final = "chunkscope-snapshot"
+"""The ``id`` of the ``<script type="application/json">`` element of a standalone run page
+that holds the run's Snapshot."""
+
+BOARD_ELEMENT_ID: Final = "chunkscope-board"
+"""The ``id`` of the ``<script type="application/json">`` element of a standalone board page
+that holds the BoardSaved."""
+
+ROOT_ELEMENT_ID: Final = "chunkscope-root"
+"""The ``id`` of the element a standalone page mounts its view into."""
 
 BOARD_TAIL_CHARS: Final = 120
 """Characters of a run's text that its board row carries: the end of what it said so far."""
