@@ -15,6 +15,7 @@ import pytest
 
 import chunkscope as cs
 from chunkscope.live.widget import LIVE_LINE, NBVAL_SANITIZE
+from chunkscope.wire.persisted import PACKED_ENCODING, unpack_snapshot
 
 
 class CapturedBoard(cs.RunBoard):
@@ -427,9 +428,25 @@ def test_saved_board_keeps_rows_and_the_runs_that_fit_without_transient_chunks()
     ids = {run.label: run.id for run in board._board.runs}
     assert set(saved["runs"]) == {ids["small"], ids["demo"]}, "the large run keeps its row only"
     assert saved["keepLimit"] == 100_000
-    text = json.dumps(saved["runs"])
+    assert all(run["encoding"] == PACKED_ENCODING for run in saved["runs"].values()), (
+        "packed, so a page takes them as binary buffers and unpacks a run only when opened"
+    )
+    text = json.dumps([unpack_snapshot(run) for run in saved["runs"].values()])
     assert "Weather in Seoul" in text
     assert "data-progress" not in text, "transient chunks are never saved"
+
+
+def test_the_saved_board_stops_keeping_runs_at_its_total_budget() -> None:
+    sources = {f"run{i}": (lambda i=i: _text_run(f"run{i}", 300)) for i in range(6)}
+    board = CapturedBoard(sources, keep_total=10**9)
+    board.result(timeout=30)
+    assert board.saved is not None and len(board.saved["runs"]) == 6
+    one = len(board.saved["runs"]["r0"]["data"])
+    budget = CapturedBoard(sources, keep_total=3 * one + one // 2)
+    budget.result(timeout=30)
+    assert budget.saved is not None
+    assert sorted(budget.saved["runs"]) == ["r0", "r1", "r2"]
+    assert len(budget.saved["rows"]) == 6, "every run keeps its row"
 
 
 def test_the_output_bundle_is_the_table_and_nbval_compares_only_its_stable_head() -> None:

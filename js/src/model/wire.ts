@@ -628,7 +628,10 @@ export interface BoardSaved {
   /** Number of the last row message this state includes. */
   seq: number;
   rows: BoardRow[];
-  /** Row id → the run's persisted snapshot, for the runs kept whole. */
+  /**
+   * Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
+   * (unpacked only when the run is opened), plain in a standalone page.
+   */
   runs: Record<string, Snapshot | PackedSnapshot>;
   /** Bytes of snapshot JSON over which a run is saved as its row only. */
   keepLimit: number;

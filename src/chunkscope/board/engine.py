@@ -138,7 +138,7 @@ class BoardRun:
         self.snapshot: dict[str, Any] | None = None
         """Its persisted snapshot, written by the channel (mid-run, and at the end)."""
         self.saved: tuple[dict[str, Any], int] | None = None
-        """Its final snapshot as saved (packed when large) and the JSON's length."""
+        """Its final snapshot as saved (packed) and the JSON's length."""
         self.sent: BoardRow | None = None
         """Its row as the pages have it: later messages carry only what differs."""
 
@@ -464,10 +464,12 @@ class Board:
     def saved_runs(
         self, keep: int, keep_total: int, *, whole: bool = False
     ) -> tuple[dict[str, Any], int]:
-        """The ended runs kept whole for the saved notebook: row id → saved snapshot (packed
-        when large), each at most ``keep`` bytes of JSON and together at most ``keep_total``;
-        and how many ended runs were left out. ``whole``: plain snapshots with every held
-        value in full, for a page that has no kernel to ask (never packed)."""
+        """The ended runs kept whole for the saved notebook: row id → packed snapshot, each
+        at most ``keep`` bytes of JSON and together at most ``keep_total`` bytes as stored;
+        and how many ended runs were left out. Packed whatever their size: a page receives
+        binary buffers without parsing them and unpacks a run only when it is opened.
+        ``whole``: plain snapshots with every held value in full, for a page that has no
+        kernel to ask."""
         kept: dict[str, Any] = {}
         total = 0
         left = 0
@@ -482,13 +484,15 @@ class Board:
                 value, size = snapshot, len(_json(snapshot))
             else:
                 if run.saved is None:
-                    run.saved = packed_and_size(run.snapshot)
+                    run.saved = packed_and_size(run.snapshot, always=True)
                 value, size = run.saved
-            if size == 0 or size > keep or total + size > keep_total:
+            data = value.get("data")
+            stored = len(data) if isinstance(data, bytes) else size
+            if size == 0 or size > keep or total + stored > keep_total:
                 left += 1
                 continue
             kept[run.id] = value
-            total += size
+            total += stored
         return kept, left
 
 

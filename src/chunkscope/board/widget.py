@@ -31,8 +31,9 @@ _STATIC = Path(__file__).parent.parent / "static"
 KEEP_BYTES = 1_000_000
 """Default ``keep``: a run whose snapshot JSON is longer is saved as its row only."""
 
-KEEP_TOTAL_BYTES = 20_000_000
-"""Default ``keep_total``: the most snapshot JSON a saved board keeps over all its runs."""
+KEEP_TOTAL_BYTES = 10_000_000
+"""Default ``keep_total``: the most bytes of packed snapshots a saved board keeps over all
+its runs."""
 
 
 class RunBoard(DisplayedOutput, anywidget.AnyWidget):
@@ -70,7 +71,7 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         self.keep = keep
         """Bytes of snapshot JSON over which a run is saved as its row only."""
         self.keep_total = keep_total
-        """Bytes of snapshot JSON the saved board keeps over all its runs."""
+        """Bytes of packed snapshots the saved board keeps over all its runs."""
         self._display_id = f"chunkscope-board-{self._instance}"
         self._board = Board(
             _BoardSink(self), concurrency=concurrency, adapter=adapter, idle_timeout=idle_timeout
@@ -280,7 +281,8 @@ def runs(
     called when its run starts. At most ``concurrency`` runs read their sources at once
     (None: no limit); recordings are folded at once, apart from that limit. The saved
     notebook keeps every row and the runs whose snapshot is at most ``keep`` bytes of JSON,
-    up to ``keep_total`` bytes in all. Click a row to open the run; pick two to compare them.
+    up to ``keep_total`` bytes of packed snapshots in all. Click a row to open the run;
+    pick two to compare them.
     """
     board = RunBoard(
         sources,

@@ -30,16 +30,18 @@ def pack_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     return packed_and_size(snapshot)[0]
 
 
-def packed_and_size(snapshot: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """``pack_snapshot``'s value, and the length of the snapshot's JSON (0 when it is not
-    strict JSON), from one serialisation."""
+def packed_and_size(
+    snapshot: dict[str, Any], *, always: bool = False
+) -> tuple[dict[str, Any], int]:
+    """``pack_snapshot``'s value (packed whatever its size when ``always``), and the length
+    of the snapshot's JSON (0 when it is not strict JSON), from one serialisation."""
     try:
         text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
         # Not strict JSON (parts are clipped for the wire, so this is a bug elsewhere): the
         # widget's own serializer copes with it as it always did.
         return snapshot, 0
-    if len(text) <= PACK_OVER_BYTES:
+    if len(text) <= PACK_OVER_BYTES and not always:
         return snapshot, len(text)
     packed: PackedSnapshot = {
         "v": snapshot.get("v", 1),

@@ -854,7 +854,8 @@ class BoardSaved(TypedDict):
     """Number of the last row message this state includes."""
     rows: list[BoardRow]
     runs: dict[str, Snapshot | PackedSnapshot]
-    """Row id → the run's persisted snapshot, for the runs kept whole."""
+    """Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
+    (unpacked only when the run is opened), plain in a standalone page."""
     keepLimit: int
     """Bytes of snapshot JSON over which a run is saved as its row only."""
     elapsedMs: float
