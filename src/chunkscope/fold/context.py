@@ -189,6 +189,9 @@ class _Run:
         self.objects: ObjectPart | None = None
         self.workflow: WorkflowRun | None = None
         self.wsteps: dict[str, WorkflowStep] = {}
+        self.last_step_output: tuple[Any] | None = None
+        """What the last top-level workflow step that succeeded returned, in a 1-tuple (so
+        that a step returning None is told from no step)."""
         self.finish_reason: str | None = None
         self.usage: Usage | None = None
         self.step_usage: Usage | None = None

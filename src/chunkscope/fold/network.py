@@ -33,17 +33,25 @@ def on_event(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Par
             cx.run_op(usage=usage.wire())
         if cx.state.status == "running":
             cx.set_status("finished")
-    label = ""
-    if isinstance(payload, Mapping):
-        for key in _LABEL_KEYS:
-            value = payload.get(key)
-            if isinstance(value, str) and value:
-                label = value
-                break
+    label = _label(payload)
     part = NetworkEvent(cx.new_id(), run.parent, run.step_id, t, index, chunk.type, label, payload)
     part.t1 = t
     cx.add(part)
     return part
+
+
+def _label(payload: Any) -> str:
+    """The agent, tool or workflow an event concerns. ``tool-execution-start`` names its tool
+    only inside ``args``, next to the routing decision it carries out."""
+    if not isinstance(payload, Mapping):
+        return ""
+    for where in (payload, payload.get("args")):
+        if isinstance(where, Mapping):
+            for key in _LABEL_KEYS:
+                value = where.get(key)
+                if isinstance(value, str) and value:
+                    return value
+    return ""
 
 
 def _routing_text(cx: Fold, run: _Run, payload: Any, t: float, index: int) -> Part:

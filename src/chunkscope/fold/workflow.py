@@ -104,11 +104,15 @@ def on_workflow_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
     payload = chunk.payload
     workflow.status = payload.workflow_status
     usage = None if payload.output is None else usage_from(plain(payload.output.usage))
-    # @mastra/core 1.71 sends the workflow's output as finalWorkflowResult
+    # @mastra/core 1.71 sends the workflow's output as finalWorkflowResult; earlier releases
+    # (1.0.4, 1.35.0) send none, and the run's result is then what its last top-level step
+    # returned
     if "final_workflow_result" in payload.model_fields_set:
         workflow.result = payload.final_workflow_result
-    else:
+    elif "result" in (payload.model_extra or {}):
         workflow.result = extra(payload, "result")
+    elif workflow.status == "success" and run.last_step_output is not None:
+        (workflow.result,) = run.last_step_output
     cx.end(workflow, t)
     cx.set(workflow, t, status=workflow.status, result=workflow.result)
     error = _failure(payload.metadata)
@@ -137,12 +141,20 @@ def on_workflow_finish(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: i
 
 
 def _failure(metadata: Any) -> Any:
-    """The reason a failed workflow gives in ``workflow-finish`` metadata, when it gives one."""
+    """The reason a failed workflow gives in ``workflow-finish`` metadata, when it gives one.
+
+    ``metadata.error`` is the error itself; earlier releases (1.0.4, 1.35.0) put a live
+    ``Error`` there, which reaches JSON as ``{}``, so the message is then taken from
+    ``errorMessage``.
+    """
     if not isinstance(metadata, Mapping):
         return None
     error = plain(metadata.get("error"))
+    message = plain(metadata.get("errorMessage"))
     if error is None:
-        error = plain(metadata.get("errorMessage"))
+        return message
+    if isinstance(error, Mapping) and not error.get("message") and isinstance(message, str):
+        return {**error, "message": message}
     return error
 
 
@@ -205,6 +217,7 @@ def on_step(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
             state not in ("suspended", "waiting", "running")
         ):
             cx.end(wstep, t)
+        _note_output(run, chunk, step_id, state, payload)
         return wstep
     fields: dict[str, Any] = {}
     if "suspendPayload" in payload:
@@ -226,7 +239,22 @@ def on_step(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part
         "running",
     ):
         cx.end(wstep, t)
+    _note_output(run, chunk, step_id, state, payload)
     return wstep
+
+
+def _note_output(
+    run: _Run, chunk: BaseChunk, step_id: str, state: str | None, payload: Mapping[str, Any]
+) -> None:
+    """Keep what a top-level step that succeeded returned: a run whose ``workflow-finish``
+    carries no result resolved to its last step's output."""
+    if (
+        isinstance(chunk, WorkflowStepResultChunk)
+        and state == "success"
+        and "." not in step_id
+        and "output" in payload
+    ):
+        run.last_step_output = (payload.get("output"),)
 
 
 def on_progress(cx: Fold, run: _Run, chunk: BaseChunk, t: float, index: int) -> Part | None:
