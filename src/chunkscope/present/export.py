@@ -21,7 +21,7 @@ import html
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..fold.state import RunState
 from ..inputs import as_run
@@ -42,9 +42,7 @@ def write_html(run: Any, path: str | Path, *, title: str | None = None) -> Path:
     JSONL recording (folded with its recorded timing), or a ``RunBoard`` (its table, and the
     runs its saved notebook would keep, openable in place). ``title`` overrides the title.
     """
-    from ..board.widget import RunBoard
-
-    if isinstance(run, RunBoard):
+    if isinstance(run, BoardLike):
         page = board_page_html(run, title=title)
     else:
         page = page_html(as_run(run, to="write_html()"), title=title)
@@ -63,7 +61,20 @@ def page_html(state: RunState, *, title: str | None = None) -> str:
     return _page(page_title, SNAPSHOT_ELEMENT_ID, snapshot, state.static_html())
 
 
-def board_page_html(board: Any, *, title: str | None = None) -> str:
+@runtime_checkable
+class BoardLike(Protocol):
+    """What a page of a board needs from it (``chunkscope.board.RunBoard`` has it)."""
+
+    title: str
+
+    def saved_state(self, *, whole: bool = False) -> dict[str, Any]:
+        """The board's rows and kept runs (``BoardSaved``)."""
+
+    def readable(self) -> tuple[str, str]:
+        """Its text and static HTML."""
+
+
+def board_page_html(board: BoardLike, *, title: str | None = None) -> str:
     """The standalone page of a ``RunBoard`` as a string: every row, and the runs within the
     board's ``keep`` and ``keep_total``, whole (no kernel is there to fetch the rest)."""
     saved = board.saved_state(whole=True)
