@@ -1,8 +1,10 @@
 // Bundles the widget for the Python package: src/widget.ts → ../src/chunkscope/static/widget.js
 // (ESM, minified, no source map) and src/styles.css → ../src/chunkscope/static/widget.css.
-// The standalone run page (chunkscope.export) gets its own bundle: src/standalone.ts →
-// static/standalone.js (a classic script, inlined into the page) and src/standalone.css →
-// static/standalone.css.
+// RunBoard's front end is bundled the same way: src/board.ts → static/board.js and
+// src/board.css (the widget's styles and the board's) → static/board.css.
+// The standalone page (chunkscope.export, a run or a board) gets its own bundle:
+// src/standalone.ts → static/standalone.js (a classic script, inlined into the page) and
+// src/standalone.css → static/standalone.css.
 //
 // The build stops first when package.json's version is not the Python package's
 // (`__version__` in ../src/chunkscope/_version.py): the two are released together.
@@ -27,6 +29,26 @@ await esbuild.build({
 
 await esbuild.build({
   entryPoints: { widget: "src/styles.css" },
+  bundle: true,
+  minify: true,
+  outdir,
+  logLevel: "info",
+});
+
+await esbuild.build({
+  entryPoints: { board: "src/board.ts" },
+  bundle: true,
+  format: "esm",
+  minify: true,
+  sourcemap: false,
+  target: ["es2022"],
+  outdir,
+  tsconfig: "tsconfig.json",
+  logLevel: "info",
+});
+
+await esbuild.build({
+  entryPoints: { board: "src/board.css" },
   bundle: true,
   minify: true,
   outdir,

@@ -1,21 +1,30 @@
 /**
- * The entry of a standalone run page (`chunkscope export`): no kernel, no widget manager.
- * The page embeds the persisted run as JSON in `<script type="application/json">`; this
- * script reads it into a store and mounts the same app the widget draws (transcript,
- * timeline, chunk inspector). Nothing is fetched: the page works from a file URL offline.
+ * The entry of a standalone page (`chunkscope export`, `cs.write_html`): no kernel, no
+ * widget manager. A run page embeds the persisted run as JSON in
+ * `<script type="application/json" id="chunkscope-snapshot">`; this script reads it into a
+ * store and mounts the same app the widget draws (transcript, timeline, chunk inspector). A
+ * board page embeds a saved board (every row, and the runs it kept, whole) in
+ * `<script type="application/json" id="chunkscope-board">` and gets the board's view, its
+ * kept runs openable in place. Nothing is fetched: the page works from a file URL offline.
  */
 
+import { createBoardSource } from "./board/source";
+import { type BoardHandle, mountBoard } from "./board/view";
 import { viewAt } from "./model/scrub";
 import { createStore, emptyState, fromSnapshot, type StoreState } from "./model/store";
-import type { Snapshot } from "./model/wire";
+import {
+  BOARD_ELEMENT_ID,
+  type BoardSaved,
+  ROOT_ELEMENT_ID,
+  SNAPSHOT_ELEMENT_ID,
+  type Snapshot,
+} from "./model/wire";
+import { isRecord } from "./util";
 import { type AppHandle, mountApp } from "./views/app";
 import { mountInspector } from "./views/inspector/view";
 import { mountTimeline } from "./views/timeline/view";
 
-/** Id of the `<script type="application/json">` element holding the snapshot. */
-export const SNAPSHOT_ELEMENT_ID = "chunkscope-snapshot";
-/** Id of the element the app is mounted into. */
-export const ROOT_ELEMENT_ID = "chunkscope-root";
+export { BOARD_ELEMENT_ID, ROOT_ELEMENT_ID, SNAPSHOT_ELEMENT_ID };
 
 /** The store's first state: the embedded snapshot, or an empty run saying what was wrong. */
 export function initialState(doc: Document): StoreState {
@@ -37,13 +46,40 @@ function withProblem(problem: string): StoreState {
   return state;
 }
 
-/** Mount the app into `#chunkscope-root` (created when missing). */
-export function mountStandalone(doc: Document): AppHandle {
+/** The board the page embeds; null when it embeds none, a message when it cannot be read. */
+export function embeddedBoard(doc: Document): BoardSaved | string | null {
+  const holder = doc.getElementById(BOARD_ELEMENT_ID);
+  if (holder === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(holder.textContent ?? "");
+    return isRecord(parsed)
+      ? (parsed as unknown as BoardSaved)
+      : "the embedded board is not an object";
+  } catch (error) {
+    return `the embedded board is not valid JSON: ${String(error)}`;
+  }
+}
+
+/** Mount the app, or the board when the page embeds one, into `#chunkscope-root` (created
+ * when missing). */
+export function mountStandalone(doc: Document): AppHandle | BoardHandle {
   let root = doc.getElementById(ROOT_ELEMENT_ID);
   if (root === null) {
     root = doc.createElement("div");
     root.id = ROOT_ELEMENT_ID;
     doc.body.append(root);
+  }
+  const board = embeddedBoard(doc);
+  if (board !== null) {
+    if (typeof board === "string") {
+      const problem = doc.createElement("p");
+      problem.className = "cs-board-problem";
+      problem.textContent = `This page cannot show its board: ${board}.`;
+      root.append(problem);
+    }
+    // There is no kernel to ask: the page shows runs that already happened.
+    const saved = typeof board === "string" ? null : board;
+    return mountBoard(root, createBoardSource({ send: null, saved, title: doc.title }));
   }
   const store = createStore(initialState(doc));
   return mountApp(root, {

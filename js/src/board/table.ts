@@ -1,0 +1,258 @@
+/**
+ * The board's table: a sortable header and the rows, windowed. Every row has the same
+ * height, so only the rows in view (and a margin) are in the DOM, reused as the table
+ * scrolls; a row element is redrawn only when its row changed. The strips of all rows share
+ * one time axis, set once on the table (`--cs-axis`).
+ *
+ * Keyboard: rows are focusable (one at a time is in the tab order); arrow keys, Page
+ * Up/Down, Home and End move between them, Enter opens the run, Space picks it.
+ */
+import type { BoardRow } from "../model/wire";
+import { h, placeChildren, setText } from "../views/dom";
+import { COLUMNS } from "./columns";
+import type { Sort, SortKey } from "./order";
+import { type RowFlags, RowView } from "./row";
+import { ROW_HEIGHT, scrollToShow, VIEWPORT_FALLBACK, visibleRange } from "./window";
+
+export interface TableActions {
+  open(id: string): void;
+  pick(id: string): void;
+  stop(id: string): void;
+  sort(key: SortKey): void;
+}
+
+/** What the table draws: the ids shown, in order, and how to find and flag each row. */
+export interface TableContent {
+  ids: readonly string[];
+  row(id: string): BoardRow | undefined;
+  flags(id: string): RowFlags;
+  sort: Sort | null;
+}
+
+export class BoardTableView {
+  /** The scrolling element (the table for assistive technology). */
+  readonly el = h("div", "cs-board-scroll");
+  private readonly head = h("div", "cs-board-head");
+  private readonly canvas = h("div", "cs-board-canvas");
+  private readonly empty = h("div", "cs-board-empty");
+  private readonly headers = new Map<SortKey, HTMLElement>();
+  /** Rows in the DOM, by run id. */
+  private readonly shown = new Map<string, RowView>();
+  /** Row elements out of view, kept for reuse. */
+  private readonly spare: RowView[] = [];
+  private readonly viewOf = new WeakMap<Element, RowView>();
+  private content: TableContent | null = null;
+  /** The row in the tab order (the last one focused). */
+  private current: string | null = null;
+  private scrollTop = 0;
+  private axis = -1;
+
+  constructor(
+    private readonly actions: TableActions,
+    /** Ask for a draw in the next frame. */
+    private readonly redraw: () => void,
+  ) {
+    this.el.setAttribute("role", "table");
+    this.el.setAttribute("aria-label", "Runs");
+    this.head.setAttribute("role", "row");
+    this.head.setAttribute("aria-rowindex", "1");
+    this.canvas.setAttribute("role", "rowgroup");
+    for (const column of COLUMNS) {
+      const cell = h("div", `cs-bc cs-bc-${column.id}${column.numeric ? " cs-bc-num" : ""}`);
+      cell.setAttribute("role", "columnheader");
+      cell.title = column.title;
+      const sortKey = column.sort;
+      if (sortKey !== null) {
+        const button = h("button", "cs-bsort", column.heading);
+        button.type = "button";
+        button.setAttribute("aria-label", `${column.title}: sort`);
+        button.addEventListener("click", () => actions.sort(sortKey));
+        cell.append(button);
+        this.headers.set(sortKey, cell);
+      } else {
+        cell.append(h("span", "cs-visually-hidden", column.title));
+        if (column.heading) cell.append(column.heading);
+      }
+      this.head.append(cell);
+    }
+    this.empty.hidden = true;
+    this.el.append(this.head, this.canvas, this.empty);
+
+    this.el.addEventListener("scroll", () => {
+      this.scrollTop = this.el.scrollTop;
+      this.redraw();
+    });
+    this.canvas.addEventListener("click", (event) => this.clicked(event));
+    this.canvas.addEventListener("change", (event) => {
+      const view = this.rowOf(event.target);
+      if (view !== undefined && (event.target as Element).classList.contains("cs-bpick"))
+        actions.pick(view.id);
+    });
+    this.canvas.addEventListener("keydown", (event) => this.keyed(event));
+    this.canvas.addEventListener("focusin", (event) => {
+      const view = this.rowOf(event.target);
+      if (view !== undefined && view.id !== this.current) {
+        this.current = view.id;
+        this.redraw();
+      }
+    });
+  }
+
+  /** Draw `content`: the rows in view, each only if it changed. */
+  draw(content: TableContent): void {
+    this.content = content;
+    const { ids } = content;
+    const count = ids.length;
+    this.canvas.style.height = `${count * ROW_HEIGHT}px`;
+    this.el.setAttribute("aria-rowcount", String(count + 1));
+    this.empty.hidden = count > 0;
+    setText(this.empty, "No run matches the filter.");
+    for (const [key, cell] of this.headers) {
+      const sorted = content.sort?.key === key;
+      const value = sorted ? (content.sort?.dir === "asc" ? "ascending" : "descending") : null;
+      if (value === null) cell.removeAttribute("aria-sort");
+      else if (cell.getAttribute("aria-sort") !== value) cell.setAttribute("aria-sort", value);
+    }
+
+    const height = this.viewportHeight();
+    // A table that got shorter (a filter) is scrolled back by the browser; draw what it will
+    // show rather than nothing until its scroll event comes.
+    this.scrollTop = Math.max(0, Math.min(this.scrollTop, count * ROW_HEIGHT - height));
+    const { start, end } = visibleRange(this.scrollTop, height, count);
+    const wanted = new Map<string, number>();
+    for (let index = start; index < end; index++) wanted.set(ids[index] as string, index);
+    // The focused row stays in the DOM when it scrolls away, so focus is not lost.
+    const focused = this.focusedRow();
+    if (focused !== undefined && !wanted.has(focused.id)) {
+      const index = ids.indexOf(focused.id);
+      if (index >= 0) wanted.set(focused.id, index);
+    }
+    // One row is in the tab order: the last one focused while it is drawn, else the first
+    // one in view.
+    const tabbed = this.current !== null && wanted.has(this.current) ? this.current : ids[start];
+
+    for (const [id, view] of this.shown) {
+      if (wanted.has(id)) continue;
+      this.shown.delete(id);
+      view.el.remove();
+      this.spare.push(view);
+    }
+    const els: HTMLElement[] = [];
+    for (const [id, index] of wanted) {
+      const row = content.row(id);
+      if (row === undefined) continue;
+      let view = this.shown.get(id);
+      if (view === undefined) {
+        view = this.spare.pop() ?? this.newRow();
+        this.shown.set(id, view);
+      }
+      view.place(index);
+      view.draw(row, content.flags(id));
+      const tabIndex = id === tabbed ? 0 : -1;
+      if (view.el.tabIndex !== tabIndex) view.el.tabIndex = tabIndex;
+      els.push(view.el);
+    }
+    placeChildren(this.canvas, els);
+  }
+
+  /** Set where the shared time axis ends (ms since the board started). */
+  setAxis(ms: number): void {
+    if (ms === this.axis) return;
+    this.axis = ms;
+    this.el.style.setProperty("--cs-axis", String(ms));
+  }
+
+  /** The table was moved into another element: the browser forgot its scroll position. */
+  moved(): void {
+    this.el.scrollTop = this.scrollTop;
+  }
+
+  /** Scroll back to the first row (the rows shown changed). */
+  toTop(): void {
+    this.scrollTop = 0;
+    this.el.scrollTop = 0;
+  }
+
+  /** Scroll to and focus the row `id`, drawing it first. */
+  focusRow(id: string): void {
+    const content = this.content;
+    if (content === null) return;
+    const index = content.ids.indexOf(id);
+    if (index < 0) return;
+    const top = scrollToShow(index, this.scrollTop, this.viewportHeight());
+    if (top !== this.scrollTop) {
+      this.el.scrollTop = top;
+      this.scrollTop = top;
+    }
+    this.current = id;
+    this.draw(content);
+    this.shown.get(id)?.el.focus();
+  }
+
+  private newRow(): RowView {
+    const view = new RowView();
+    this.viewOf.set(view.el, view);
+    return view;
+  }
+
+  /** Height of the rows' visible area (below the header). */
+  private viewportHeight(): number {
+    const height = this.el.clientHeight;
+    return height > 0 ? Math.max(ROW_HEIGHT, height - ROW_HEIGHT) : VIEWPORT_FALLBACK;
+  }
+
+  private rowOf(target: EventTarget | null): RowView | undefined {
+    const el = target instanceof Element ? target.closest(".cs-brow") : null;
+    return el === null ? undefined : this.viewOf.get(el);
+  }
+
+  private focusedRow(): RowView | undefined {
+    const active = this.el.ownerDocument.activeElement;
+    return active !== null && this.canvas.contains(active) ? this.rowOf(active) : undefined;
+  }
+
+  private clicked(event: MouseEvent): void {
+    const view = this.rowOf(event.target);
+    if (view === undefined) return;
+    const target = event.target as Element;
+    if (target.closest(".cs-bstop") !== null) {
+      this.actions.stop(view.id);
+      return;
+    }
+    // The pick box (and its cell) picks; it does not open.
+    if (target.closest(".cs-bc-pick") !== null) return;
+    this.actions.open(view.id);
+  }
+
+  private keyed(event: KeyboardEvent): void {
+    const view = this.rowOf(event.target);
+    const content = this.content;
+    if (view === undefined || content === null) return;
+    // Keys pressed on the row's own controls are theirs.
+    if (event.target !== view.el) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      this.actions.open(view.id);
+      return;
+    }
+    if (event.key === " ") {
+      event.preventDefault();
+      this.actions.pick(view.id);
+      return;
+    }
+    const index = content.ids.indexOf(view.id);
+    const page = Math.max(1, Math.floor(this.viewportHeight() / ROW_HEIGHT) - 1);
+    const last = content.ids.length - 1;
+    let to: number;
+    if (event.key === "ArrowDown") to = index + 1;
+    else if (event.key === "ArrowUp") to = index - 1;
+    else if (event.key === "PageDown") to = index + page;
+    else if (event.key === "PageUp") to = index - page;
+    else if (event.key === "Home") to = 0;
+    else if (event.key === "End") to = last;
+    else return;
+    event.preventDefault();
+    const id = content.ids[Math.max(0, Math.min(last, to))];
+    if (id !== undefined) this.focusRow(id);
+  }
+}

@@ -1,0 +1,149 @@
+// @vitest-environment jsdom
+import type { AnyModel } from "@anywidget/types";
+import { afterEach, describe, expect, it } from "vitest";
+import board from "../../src/board";
+import type { BoardDown, BoardModel, BoardUp } from "../../src/model/wire";
+import { schedule } from "../../src/views/frame";
+import { boardRow, changesMsg, fullMsg, savedBoard } from "./builders";
+
+type Handler = Parameters<AnyModel["on"]>[1];
+
+/** A board model like the one a widget manager hands anywidget. */
+class FakeBoardModel implements AnyModel<BoardModel> {
+  sent: BoardUp[] = [];
+  private values: BoardModel;
+  private readonly handlers = new Map<string, Set<Handler>>();
+  widget_manager = { get_model: () => Promise.reject(new Error("not in this test")) };
+
+  constructor(values: Partial<BoardModel> = {}) {
+    this.values = { title: "sweep", saved: null, ...values };
+  }
+  get<K extends keyof BoardModel>(key: K): BoardModel[K] {
+    return this.values[key];
+  }
+  set<K extends keyof BoardModel>(key: K, value: BoardModel[K]): void {
+    this.values = { ...this.values, [key]: value };
+    this.emit(`change:${String(key)}`);
+  }
+  on(event: string, callback: Handler): void {
+    const set = this.handlers.get(event) ?? new Set();
+    set.add(callback);
+    this.handlers.set(event, set);
+  }
+  off(event?: string | null, callback?: Handler | null): void {
+    if (event && callback) this.handlers.get(event)?.delete(callback);
+  }
+  save_changes(): void {}
+  send(content: BoardUp): void {
+    this.sent.push(content);
+  }
+  emit(event: string, ...args: unknown[]): void {
+    for (const fn of this.handlers.get(event) ?? []) (fn as (...a: unknown[]) => void)(...args);
+  }
+  receive(msg: BoardDown): void {
+    this.emit("msg:custom", msg, []);
+  }
+  listenerCount(): number {
+    let n = 0;
+    for (const set of this.handlers.values()) n += set.size;
+    return n;
+  }
+}
+
+const signal = new AbortController().signal;
+const experimental = { invoke: () => Promise.reject(new Error("unused")) };
+const host = {
+  getWidget: () => Promise.reject(new Error("unused")),
+  getModel: () => Promise.reject(new Error("unused")),
+};
+const frame = async () => {
+  for (let k = 0; k < 3; k++) await new Promise<void>((resolve) => schedule(resolve));
+};
+
+function initialize(model: FakeBoardModel): () => void {
+  return board.initialize({ model, signal, experimental }) as () => void;
+}
+
+function render(model: FakeBoardModel, el = document.createElement("div")) {
+  document.body.append(el);
+  const cleanup = board.render({ model, el, signal, host, experimental }) as () => void;
+  return { el, cleanup };
+}
+
+const labels = (el: HTMLElement) =>
+  [...el.querySelectorAll(".cs-brow .cs-bc-label")].map((cell) => cell.textContent);
+
+afterEach(() => document.body.replaceChildren());
+
+describe("the board widget", () => {
+  it("says ready, shows the kernel's rows and their changes", async () => {
+    const model = new FakeBoardModel({ _instance: "b1" });
+    initialize(model);
+    expect(model.sent).toEqual([{ kind: "ready" }]);
+    const { el } = render(model);
+    expect(model.sent).toEqual([{ kind: "ready" }, { kind: "ready" }]);
+    model.receive(fullMsg(1, [boardRow("a", { label: "seoul", status: "running" })]));
+    model.receive(
+      changesMsg(2, [{ id: "a", status: "finished" }], [boardRow("b", { label: "paris" })]),
+    );
+    render(model); // the rows came: no new ready
+    expect(model.sent).toHaveLength(2);
+    await frame();
+    expect(labels(el)).toEqual(["seoul", "paris"]);
+    expect(el.querySelector(".cs-board-counts")?.textContent).toBe("finished 2");
+    expect(el.querySelector(".cs-title")?.textContent).toBe("sweep");
+  });
+
+  it("shows the saved board with no kernel", () => {
+    const model = new FakeBoardModel({ saved: savedBoard([boardRow("a", { label: "kept" })]) });
+    initialize(model);
+    const { el } = render(model);
+    expect(labels(el)).toEqual(["kept"]);
+  });
+
+  it("moves the view JupyterLab left off the page into the new output instead of building another", async () => {
+    const model = new FakeBoardModel({ _instance: "b2" });
+    const wrap = (): FakeBoardModel =>
+      Object.assign(Object.create(model) as FakeBoardModel, {
+        widget_manager: model.widget_manager,
+      });
+    initialize(wrap());
+    const first = render(wrap());
+    model.receive(fullMsg(1, [boardRow("a")]));
+    await frame();
+    const view = first.el.querySelector(".cs-board");
+    const input = first.el.querySelector(".cs-board-filter") as HTMLInputElement;
+    input.value = "zzz";
+    // As JupyterLab does on a display update: the old node is emptied, a new render asked.
+    first.el.replaceChildren();
+    const second = render(wrap());
+    expect(second.el.querySelector(".cs-board")).toBe(view);
+    expect(document.querySelectorAll(".cs-board")).toHaveLength(1);
+    expect((second.el.querySelector(".cs-board-filter") as HTMLInputElement).value).toBe("zzz");
+    // The first render no longer owns the view; the second does.
+    first.cleanup();
+    expect(second.el.querySelector(".cs-board")).toBe(view);
+    second.cleanup();
+    expect(second.el.querySelector(".cs-board")).toBeNull();
+    expect(model.listenerCount()).toBe(3); // one source for all renders
+  });
+
+  it("follows the saved board and the title the kernel writes", async () => {
+    const model = new FakeBoardModel();
+    initialize(model);
+    const { el } = render(model);
+    model.set("saved", savedBoard([boardRow("z", { label: "later" })], { seq: 4 }));
+    model.set("title", "renamed");
+    await frame();
+    expect(labels(el)).toEqual(["later"]);
+    expect(el.querySelector(".cs-title")?.textContent).toBe("renamed");
+  });
+
+  it("drops its listeners when the model goes away", () => {
+    const model = new FakeBoardModel();
+    const dispose = initialize(model);
+    expect(model.listenerCount()).toBe(3);
+    dispose();
+    expect(model.listenerCount()).toBe(0);
+  });
+});
