@@ -353,6 +353,8 @@ def test_the_table_is_plain_rows_and_its_text_is_deterministic_and_sorted_by_lab
     assert isinstance(table[0]["elapsed_s"], float)
     text = repr(table)
     assert text == repr(second.table()), "the text leaves the clock out"
+    assert table._repr_html_() == second.table()._repr_html_(), "and so does the HTML"
+    assert "tripwire" in table._repr_html_()
     lines = text.splitlines()
     assert lines[0].split()[:2] == ["run", "status"]
     assert lines[1].startswith("a first") and lines[2].startswith("b second")

@@ -77,8 +77,8 @@ def plain_row(row: BoardRow) -> dict[str, Any]:
 
 class BoardTable(list[dict[str, Any]]):
     """The board's plain rows (a list of dicts, one per run, in the board's order). Shown in
-    a notebook it is a text table sorted by label that leaves out clock-dependent figures,
-    so a notebook checked with nbval compares it as it is."""
+    a notebook it is a table sorted by label (text and HTML) that leaves out clock-dependent
+    figures, so a notebook checked with nbval compares it as it is."""
 
     def __repr__(self) -> str:
         return text_table(self)
@@ -87,7 +87,7 @@ class BoardTable(list[dict[str, Any]]):
         printer.text(text_table(self))
 
     def _repr_html_(self) -> str:
-        return html_table(self)
+        return html_table(sorted(self, key=lambda row: str(row["label"])), stable=True)
 
 
 def _cell(value: Any) -> str:
@@ -116,6 +116,9 @@ def text_table(rows: Iterable[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+_CLOCK = frozenset({"elapsed_s", "ttft_s"})
+"""Plain-row keys whose values depend on the clock."""
+
 _HTML_HEADINGS: Sequence[tuple[str, str]] = (
     ("label", "Run"),
     ("status", "Status"),
@@ -133,13 +136,14 @@ _HTML_HEADINGS: Sequence[tuple[str, str]] = (
 )
 
 
-def html_table(rows: Iterable[dict[str, Any]], *, caption: str = "") -> str:
+def html_table(rows: Iterable[dict[str, Any]], *, caption: str = "", stable: bool = False) -> str:
     """Plain rows as a static HTML table (no script; every value escaped), in the given
-    order."""
-    head = "".join(f"<th>{html.escape(title)}</th>" for _, title in _HTML_HEADINGS)
+    order; ``stable`` leaves out the clock-dependent columns, as the text table does."""
+    columns = [(key, title) for key, title in _HTML_HEADINGS if not stable or key not in _CLOCK]
+    head = "".join(f"<th>{html.escape(title)}</th>" for _, title in columns)
     body = []
     for row in rows:
-        cells = "".join(f"<td>{html.escape(_cell(row.get(key)))}</td>" for key, _ in _HTML_HEADINGS)
+        cells = "".join(f"<td>{html.escape(_cell(row.get(key)))}</td>" for key, _ in columns)
         body.append(f'<tr data-status="{html.escape(str(row.get("status")))}">{cells}</tr>')
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return (
