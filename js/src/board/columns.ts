@@ -43,8 +43,13 @@ export const NONE = "—";
 
 const seconds = (ms: number | null) =>
   typeof ms === "number" && Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : NONE;
+/** One formatter for every cell: making one per call costs more than the rest of a row. */
+const numbers = new Intl.NumberFormat("en-US");
+
+/** A whole number with thousands separators: 2000 → "2,000". */
+export const formatCount = (value: number) => numbers.format(value);
 const count = (value: number | null) =>
-  typeof value === "number" && Number.isFinite(value) ? value.toLocaleString("en-US") : NONE;
+  typeof value === "number" && Number.isFinite(value) ? numbers.format(value) : NONE;
 const words = (value: string | null) => (typeof value === "string" && value !== "" ? value : "");
 
 export const COLUMNS: readonly Column[] = [

@@ -6,6 +6,7 @@
  */
 import type { BoardStatus } from "../model/wire";
 import { h, placeChildren, setText } from "../views/dom";
+import { formatCount } from "./columns";
 
 export interface HeaderActions {
   toggleStatus(status: BoardStatus): void;
@@ -66,7 +67,7 @@ export class BoardHeader {
     const buttons = statuses.map((status) => {
       const button = this.statusButton(status);
       const count = content.counts.get(status) ?? 0;
-      setText(button, `${status.replace(/-/g, " ")} ${count.toLocaleString("en-US")}`);
+      setText(button, `${status.replace(/-/g, " ")} ${formatCount(count)}`);
       const pressed = String(content.pressed.has(status));
       if (button.getAttribute("aria-pressed") !== pressed)
         button.setAttribute("aria-pressed", pressed);
@@ -76,8 +77,8 @@ export class BoardHeader {
     setText(
       this.shown,
       content.shown === content.total
-        ? `${content.total.toLocaleString("en-US")} runs`
-        : `${content.shown.toLocaleString("en-US")} of ${content.total.toLocaleString("en-US")} runs`,
+        ? `${formatCount(content.total)} runs`
+        : `${formatCount(content.shown)} of ${formatCount(content.total)} runs`,
     );
     this.compareButton.disabled = content.picked !== 2;
     setText(

@@ -75,16 +75,42 @@ const NUMERIC = new Set<SortKey>([
   "toolErrors",
 ]);
 
-/** Labels and texts compare as people read them: "q2" before "q10", case aside. */
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+/**
+ * A text as a key that sorts as people read it with a plain comparison: case aside, and
+ * numbers by value ("q2" before "q10"). Far cheaper than a collator's comparison, which a
+ * sort of 2,000 rows would call some 20,000 times.
+ */
+export function naturalKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, (digits) => digits.padStart(16, "0"));
+}
 
-/** The value `row` is sorted by for `key`: a number, a string, or null for none (a missing
- * figure, an empty text). */
+/** The value `row` is sorted by for `key`: a number, a text's natural key, or null for none
+ * (a missing figure, an empty text). */
 export function sortValue(row: BoardRow, key: SortKey): number | string | null {
   if (key === "status") return STATUS_RANK.get(row.status) ?? STATUS_ORDER.length;
+  if (key === "label") return labelKey(row);
   const value: unknown = row[key];
   if (NUMERIC.has(key)) return typeof value === "number" && Number.isFinite(value) ? value : null;
-  return typeof value === "string" && value !== "" ? value : null;
+  return typeof value === "string" && value !== "" ? naturalKey(value) : null;
+}
+
+/** The natural key of a row's label, kept per row object (labels seldom change). */
+const labelKeys = new WeakMap<BoardRow, string>();
+
+function labelKey(row: BoardRow): string {
+  let key = labelKeys.get(row);
+  if (key === undefined) {
+    key = naturalKey(typeof row.label === "string" ? row.label : "");
+    labelKeys.set(row, key);
+  }
+  return key;
+}
+
+function compareKeys(a: number | string, b: number | string): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The sort after the user clicks the heading of `key`: a new column sorts ascending, the
@@ -140,7 +166,7 @@ export function arrange(
     keyed.push({
       id,
       value: sort === null ? null : sortValue(row, sort.key),
-      label: typeof row.label === "string" ? row.label : "",
+      label: labelKey(row),
       position: table.position.get(id) ?? 0,
     });
   }
@@ -150,13 +176,10 @@ export function arrange(
       if (a.value !== b.value) {
         if (a.value === null) return 1;
         if (b.value === null) return -1;
-        const order =
-          typeof a.value === "number" && typeof b.value === "number"
-            ? a.value - b.value
-            : collator.compare(String(a.value), String(b.value));
+        const order = compareKeys(a.value, b.value);
         if (order !== 0) return sign * order;
       }
-      return collator.compare(a.label, b.label) || a.position - b.position;
+      return compareKeys(a.label, b.label) || a.position - b.position;
     });
   }
   return keyed.map((entry) => entry.id);

@@ -4,11 +4,11 @@
  * Rows are positioned absolutely, `ROW_HEIGHT` apart, and reused as the table scrolls.
  */
 import type { BoardRow } from "../model/wire";
-import { h, setText } from "../views/dom";
+import { h, setAttr } from "../views/dom";
 import { Badge } from "../views/transcript/sections";
 import { COLUMNS, type ColumnId } from "./columns";
 import { isActive } from "./order";
-import { describeStrip, stripMarks } from "./strip";
+import { describeStrip, type StripMark, stripMarks } from "./strip";
 import { ROW_HEIGHT } from "./window";
 
 /** What a row shows besides its data. */
@@ -24,6 +24,9 @@ export class RowView {
   /** The id of the run drawn, "" before the first draw. */
   id = "";
   private readonly cells = new Map<ColumnId, HTMLElement>();
+  /** The text of each text cell: its data is rewritten in place, which costs less than
+   * replacing the cell's children. */
+  private readonly texts = new Map<ColumnId, Text>();
   private readonly pick = h("input", "cs-bpick");
   private readonly badge = new Badge();
   private readonly strip = h("div", "cs-strip");
@@ -32,6 +35,9 @@ export class RowView {
   private drawnFlags = "";
   private drawnMarks: unknown = null;
   private drawnIndex = -1;
+  /** The strip's mark elements, and what each shows. */
+  private readonly markEls: HTMLElement[] = [];
+  private readonly markKeys: string[] = [];
 
   constructor() {
     this.el.setAttribute("role", "row");
@@ -46,9 +52,19 @@ export class RowView {
       else if (column.id === "status") cell.append(this.badge.el);
       else if (column.id === "strip") cell.append(this.strip);
       else if (column.id === "stop") cell.append(this.stopButton);
+      else if (column.text !== undefined) {
+        const text = document.createTextNode("");
+        this.texts.set(column.id, text);
+        cell.append(text);
+      }
       this.cells.set(column.id, cell);
       this.el.append(cell);
     }
+  }
+
+  /** The position it was last put at (-1 before). */
+  get index(): number {
+    return this.drawnIndex;
   }
 
   /** Put the row at position `index` of the shown rows (0 is the first under the header). */
@@ -57,7 +73,7 @@ export class RowView {
     this.drawnIndex = index;
     this.el.style.top = `${index * ROW_HEIGHT}px`;
     // The header is row 1.
-    this.el.setAttribute("aria-rowindex", String(index + 2));
+    setAttr(this.el, "aria-rowindex", String(index + 2));
   }
 
   /** Draw `row`; nothing is touched when neither it nor `flags` changed. */
@@ -72,14 +88,15 @@ export class RowView {
     this.drawnFlags = flagKey;
     this.el.classList.toggle("cs-brow-open", flags.opened);
     this.el.classList.toggle("cs-brow-picked", flags.picked);
-    if (flags.opened) this.el.setAttribute("aria-current", "true");
-    else this.el.removeAttribute("aria-current");
+    if (flags.opened) setAttr(this.el, "aria-current", "true");
+    else if (this.el.hasAttribute("aria-current")) this.el.removeAttribute("aria-current");
     this.badge.set(row.status);
     for (const column of COLUMNS) {
       if (column.text === undefined) continue;
       const cell = this.cells.get(column.id) as HTMLElement;
+      const node = this.texts.get(column.id) as Text;
       const text = column.text(row);
-      setText(cell, text);
+      if (node.data !== text) node.data = text;
       if (
         column.id === "label" ||
         column.id === "tail" ||
@@ -90,10 +107,10 @@ export class RowView {
       }
     }
     this.pick.checked = flags.picked;
-    this.pick.setAttribute("aria-label", `Pick ${row.label} for comparison`);
+    setAttr(this.pick, "aria-label", `Pick ${row.label} for comparison`);
     const stoppable = flags.live && isActive(row.status);
-    this.stopButton.hidden = !stoppable;
-    this.stopButton.setAttribute("aria-label", `Stop ${row.label}`);
+    if (this.stopButton.hidden === stoppable) this.stopButton.hidden = !stoppable;
+    setAttr(this.stopButton, "aria-label", `Stop ${row.label}`);
     this.drawStrip(row);
   }
 
@@ -106,18 +123,30 @@ export class RowView {
     if (row.marks === this.drawnMarks && this.strip.dataset.status === key) return;
     this.drawnMarks = row.marks;
     this.strip.dataset.status = key;
-    const spans: HTMLElement[] = [];
-    for (const mark of stripMarks(row)) {
-      const span = h("span", `cs-mark cs-mark-${mark.kind}`);
+    // The strip's spans are kept and rewritten in place (a row element shows another run
+    // after a sort or a scroll): only a mark that differs from the one drawn there is touched.
+    const marks = stripMarks(row);
+    for (let k = 0; k < marks.length; k++) {
+      const mark = marks[k] as StripMark;
+      const key = `${mark.kind}|${mark.t0}|${mark.instant ? "at" : (mark.t1 ?? "open")}`;
+      let span = this.markEls[k];
+      if (span === undefined) {
+        span = h("span");
+        this.markEls.push(span);
+        this.strip.append(span);
+      } else if (this.markKeys[k] === key) {
+        continue;
+      }
+      this.markKeys[k] = key;
+      span.className = `cs-mark cs-mark-${mark.kind}${mark.instant ? " cs-mark-at" : mark.t1 === null ? " cs-mark-open" : ""}`;
       span.style.setProperty("--t0", String(mark.t0));
-      if (mark.instant) span.classList.add("cs-mark-at");
-      else if (mark.t1 === null) span.classList.add("cs-mark-open");
+      if (mark.t1 === null || mark.instant) span.style.removeProperty("--t1");
       else span.style.setProperty("--t1", String(mark.t1));
-      spans.push(span);
     }
-    this.strip.replaceChildren(...spans);
+    for (const span of this.markEls.splice(marks.length)) span.remove();
+    this.markKeys.length = marks.length;
     const words = describeStrip(row);
-    this.strip.setAttribute("aria-label", `Timeline: ${words}`);
-    this.strip.title = words;
+    setAttr(this.strip, "aria-label", `Timeline: ${words}`);
+    if (this.strip.title !== words) this.strip.title = words;
   }
 }

@@ -131,19 +131,25 @@ export class BoardTableView {
     // one in view.
     const tabbed = this.current !== null && wanted.has(this.current) ? this.current : ids[start];
 
+    // Rows that left the view show the runs that came into it: their elements stay where
+    // they are and only their text changes, which costs far less than taking elements out
+    // and putting others in (a sort or a filter changes every row in view).
+    const freed: RowView[] = [];
     for (const [id, view] of this.shown) {
       if (wanted.has(id)) continue;
       this.shown.delete(id);
-      view.el.remove();
-      this.spare.push(view);
+      freed.push(view);
     }
+    freed.sort((a, b) => a.index - b.index);
+    let reused = 0;
     const els: HTMLElement[] = [];
     for (const [id, index] of wanted) {
       const row = content.row(id);
       if (row === undefined) continue;
       let view = this.shown.get(id);
       if (view === undefined) {
-        view = this.spare.pop() ?? this.newRow();
+        view = freed[reused] ?? this.spare.pop() ?? this.newRow();
+        if (view === freed[reused]) reused += 1;
         this.shown.set(id, view);
       }
       view.place(index);
@@ -151,6 +157,10 @@ export class BoardTableView {
       const tabIndex = id === tabbed ? 0 : -1;
       if (view.el.tabIndex !== tabIndex) view.el.tabIndex = tabIndex;
       els.push(view.el);
+    }
+    for (const view of freed.slice(reused)) {
+      view.el.remove();
+      this.spare.push(view);
     }
     placeChildren(this.canvas, els);
   }

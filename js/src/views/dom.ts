@@ -19,6 +19,11 @@ export function setText(node: HTMLElement, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
+/** Set an attribute only when it differs, for the same reason. */
+export function setAttr(node: Element, name: string, value: string): void {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 /** Seconds with one decimal: 1234 → "1.2 s". */
 export function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
