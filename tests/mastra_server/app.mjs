@@ -1,6 +1,10 @@
 // The Mastra app served by server.mjs and recorded by record-inprocess.mjs: one agent with a
-// tool and one workflow, driven by scripted mock models. The scripts are stateless (they
-// look at the prompt, not at a call counter) so every HTTP request replays the same run.
+// tool and one workflow of its own, driven by a scripted mock model that is stateless (it
+// looks at the prompt, not at a call counter), and the recorder's scenarios of
+// scenarios.mjs, each registered under its recording name. The recorder's mock models count
+// their calls and its network routers keep memory, so a scenario's agents and workflows are
+// built afresh before every request that starts one of its runs: every HTTP request replays
+// the same run, as the recorder's one run of it.
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
@@ -8,6 +12,7 @@ import { createTool } from '@mastra/core/tools';
 import { createStep, createWorkflow } from '@mastra/core/workflows';
 import { MockLanguageModelV2, simulateReadableStream } from 'ai/test';
 import { z } from 'zod';
+import { SERVED } from './scenarios.mjs';
 
 /** Fixed so response timestamps match between the server and the in-process recording. */
 const FIXED_TIMESTAMP = new Date('2025-01-01T00:00:00.000Z');
@@ -104,6 +109,59 @@ function greetingWorkflow() {
     .commit();
 }
 
+/**
+ * The registration keys of a served scenario's setup: the agent or workflow its call starts
+ * is registered under the recording name (the key its route takes), the others under
+ * `<recording name>.<the recorder's key>`.
+ */
+function scenarioEntries(name, setup) {
+  const key = (own) => (own === setup.call.key ? name : `${name}.${own}`);
+  return {
+    agents: Object.entries(setup.agents ?? {}).map(([own, agent]) => [key(own), agent]),
+    workflows: Object.entries(setup.workflows ?? {}).map(([own, workflow]) => [key(own), workflow]),
+  };
+}
+
+/** Replaces a served scenario's agents and workflows on `mastra` with freshly built ones. */
+function rebuild(mastra, name) {
+  const { agents, workflows } = scenarioEntries(name, SERVED[name]());
+  for (const [key, agent] of agents) {
+    mastra.removeAgent(key);
+    mastra.addAgent(agent, key);
+  }
+  for (const [key, workflow] of workflows) {
+    mastra.removeWorkflow(key);
+    mastra.addWorkflow(workflow, key);
+  }
+}
+
+/**
+ * The served scenario a request starts a run of (`/api/agents/<name>/...` or
+ * `/api/workflows/<name>/create-run`), else null. A workflow's stream request continues the
+ * run its `create-run` request made, so it keeps what that request built.
+ */
+function scenarioOf(path) {
+  const match = /^\/api\/(agents|workflows)\/([^/]+)\/([^/]+)$/.exec(path);
+  if (!match) return null;
+  const name = decodeURIComponent(match[2]);
+  if (!Object.hasOwn(SERVED, name)) return null;
+  return match[1] === 'agents' || match[3] === 'create-run' ? name : null;
+}
+
+/**
+ * What a client sends to the route of a served scenario's call: `kind` (`agent`: POST
+ * `/api/agents/<name>/stream`; `network`: POST `/api/agents/<name>/network`; `workflow`: POST
+ * `/api/workflows/<name>/create-run`, then `/stream?runId=`) and the body's values.
+ */
+export function servedCalls() {
+  return Object.fromEntries(
+    Object.entries(SERVED).map(([name, setup]) => {
+      const { kind, messages, inputData, options } = setup().call;
+      return [name, { kind, messages, inputData, options }];
+    }),
+  );
+}
+
 /** A fresh Mastra app; `server` is passed through to Mastra's server config. */
 export function createApp(server = {}) {
   const weatherAgent = new Agent({
@@ -113,11 +171,25 @@ export function createApp(server = {}) {
     model: weatherModel(),
     tools: { 'get-weather': weatherTool },
   });
-  return new Mastra({
-    agents: { [AGENT_ID]: weatherAgent },
-    workflows: { [WORKFLOW_ID]: greetingWorkflow() },
+  const agents = { [AGENT_ID]: weatherAgent };
+  const workflows = { [WORKFLOW_ID]: greetingWorkflow() };
+  for (const [name, setup] of Object.entries(SERVED)) {
+    const entries = scenarioEntries(name, setup());
+    Object.assign(agents, Object.fromEntries(entries.agents));
+    Object.assign(workflows, Object.fromEntries(entries.workflows));
+  }
+  let mastra;
+  const rebuildScenario = async (c, next) => {
+    const name = scenarioOf(c.req.path);
+    if (name !== null) rebuild(mastra, name);
+    await next();
+  };
+  mastra = new Mastra({
+    agents,
+    workflows,
     storage: new InMemoryStore(),
     logger: false,
-    server,
+    server: { ...server, middleware: [rebuildScenario] },
   });
+  return mastra;
 }

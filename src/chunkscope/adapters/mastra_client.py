@@ -3,6 +3,8 @@ r"""A small client for a Mastra server's streaming routes.
 ``mastra(base_url).agent(id).stream(messages)`` posts to ``/api/agents/:id/stream``: the
 server answers with SSE ``data: <chunk JSON>`` frames and a final ``data: [DONE]``; a
 stream without ``[DONE]`` was cut short and ends with an ``error`` chunk saying so.
+``mastra(base_url).agent(id).network(messages)`` posts to ``/api/agents/:id/network``
+(``agent.network()``), which answers the same way with the network's chunks.
 
 ``mastra(base_url).workflow(id).stream(input_data)`` first posts to
 ``/api/workflows/:id/create-run`` (answer ``{"runId": ...}``), then to
@@ -122,9 +124,8 @@ class AgentClient:
         self.agent_id = agent_id
         """The agent's registration key (as in the route)."""
 
-    def stream(self, messages: Any, **options: Any) -> HttpChunkStream:
-        """``agent.stream(messages, options)`` over HTTP: iterate it sync or async."""
-        url = f"{self.client.base_url}/api/agents/{quote(self.agent_id, safe='')}/stream"
+    def _route(self, route: str, messages: Any, options: dict[str, Any]) -> HttpChunkStream:
+        url = f"{self.client.base_url}/api/agents/{quote(self.agent_id, safe='')}/{route}"
         return HttpChunkStream(
             url,
             json={"messages": messages, **options},
@@ -133,6 +134,16 @@ class AgentClient:
             adapter=partial(MastraChunkAdapter, expect_done=True),
             transport="sse",
         )
+
+    def stream(self, messages: Any, **options: Any) -> HttpChunkStream:
+        """``agent.stream(messages, options)`` over HTTP: iterate it sync or async."""
+        return self._route("stream", messages, options)
+
+    def network(self, messages: Any, **options: Any) -> HttpChunkStream:
+        """``agent.network(messages, options)`` over HTTP (the agent routes to its agents,
+        workflows and tools; ``memory`` names the thread it keeps): iterate it sync or
+        async."""
+        return self._route("network", messages, options)
 
 
 class WorkflowClient:
