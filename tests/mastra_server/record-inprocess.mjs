@@ -19,8 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { AGENT_ID, AGENT_MESSAGES, WORKFLOW_ID, WORKFLOW_INPUT, createApp, servedCalls } from './app.mjs';
-import { SERVED } from './scenarios.mjs';
-import { app, starter } from '../fixtures/mastra/recorder/src/scenarios/shared.mjs';
+import { SERVED, app, starter } from './scenarios.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 

@@ -11,11 +11,19 @@ import { useRelease } from '../fixtures/mastra/recorder/src/release.mjs';
 
 useRelease(dirname(fileURLToPath(import.meta.url)));
 
+const shared = await import('../fixtures/mastra/recorder/src/scenarios/shared.mjs');
 const basics = await import('../fixtures/mastra/recorder/src/scenarios/agent-basics.mjs');
 const suspension = await import('../fixtures/mastra/recorder/src/scenarios/agent-suspension.mjs');
 const delegation = await import('../fixtures/mastra/recorder/src/scenarios/agent-delegation.mjs');
 const network = await import('../fixtures/mastra/recorder/src/scenarios/network.mjs');
 const workflows = await import('../fixtures/mastra/recorder/src/scenarios/workflows.mjs');
+
+/**
+ * The recorder's `app` (a Mastra app as the recorder registers a setup on) and `starter`. A
+ * module of this folder imports the recorder's modules only through this one: a static import
+ * would load them before the hooks above are registered.
+ */
+export const { app, starter } = shared;
 
 /**
  * Recording name → the recorder's setup of that recording's run: it builds the agents and
