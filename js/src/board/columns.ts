@@ -1,6 +1,8 @@
 /**
- * The board table's columns: heading, what it sorts by, and the text of its cell. The pick
- * box, the status badge, the strip and the Stop button are drawn by the row itself.
+ * The board table's columns, in order: heading, what it sorts by, and the text of its cell.
+ * The pick box, the status badge, the strip and the Stop button are drawn by the row itself.
+ * Stop sits by the status and the strip by the label, so a narrow cell shows them without
+ * scrolling sideways; the run's text, the widest, comes last.
  */
 import type { BoardRow } from "../model/wire";
 import type { SortKey } from "./order";
@@ -32,6 +34,8 @@ export interface Column {
   title: string;
   /** What clicking the heading sorts by; null for a column that does not sort. */
   sort: SortKey | null;
+  /** Its width (px); the last column also takes what room is left. */
+  width: number;
   /** A figure, aligned right. */
   numeric?: boolean;
   /** The cell's text, for columns that show one. */
@@ -53,11 +57,27 @@ const count = (value: number | null) =>
 const words = (value: string | null) => (typeof value === "string" && value !== "" ? value : "");
 
 export const COLUMNS: readonly Column[] = [
-  { id: "pick", heading: "", title: "Pick two runs to compare", sort: null },
-  { id: "status", heading: "Status", title: "Status", sort: "status" },
-  { id: "label", heading: "Run", title: "Run", sort: "label", text: (row) => row.label },
+  { id: "pick", width: 28, heading: "", title: "Pick two runs to compare", sort: null },
+  { id: "status", width: 104, heading: "Status", title: "Status", sort: "status" },
+  { id: "stop", width: 56, heading: "", title: "Stop a run", sort: null },
+  {
+    id: "label",
+    width: 160,
+    heading: "Run",
+    title: "Run",
+    sort: "label",
+    text: (row) => row.label,
+  },
+  {
+    id: "strip",
+    width: 160,
+    heading: "Timeline",
+    title: "Steps and tool calls over time",
+    sort: null,
+  },
   {
     id: "elapsed",
+    width: 84,
     heading: "Elapsed",
     title: "Elapsed time",
     sort: "elapsedMs",
@@ -66,6 +86,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "ttft",
+    width: 60,
     heading: "TTFT",
     title: "Time to first token",
     sort: "ttftMs",
@@ -74,6 +95,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "in",
+    width: 60,
     heading: "In",
     title: "Input tokens",
     sort: "inputTokens",
@@ -82,6 +104,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "out",
+    width: 60,
     heading: "Out",
     title: "Output tokens",
     sort: "outputTokens",
@@ -90,6 +113,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "total",
+    width: 64,
     heading: "Total",
     title: "Total tokens",
     sort: "totalTokens",
@@ -98,6 +122,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "steps",
+    width: 56,
     heading: "Steps",
     title: "Steps",
     sort: "steps",
@@ -106,6 +131,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "tools",
+    width: 56,
     heading: "Tools",
     title: "Tool calls",
     sort: "toolCalls",
@@ -114,6 +140,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "toolErrors",
+    width: 72,
     heading: "Tool err",
     title: "Tool errors",
     sort: "toolErrors",
@@ -122,6 +149,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "finish",
+    width: 84,
     heading: "Finish",
     title: "Finish reason",
     sort: "finishReason",
@@ -129,19 +157,37 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "tripwire",
+    width: 110,
     heading: "Tripwire",
     title: "Tripwire",
     sort: "tripwire",
     text: (row) => words(row.tripwire),
   },
-  { id: "error", heading: "Error", title: "Error", sort: "error", text: (row) => words(row.error) },
+  {
+    id: "error",
+    width: 150,
+    heading: "Error",
+    title: "Error",
+    sort: "error",
+    text: (row) => words(row.error),
+  },
   {
     id: "tail",
+    width: 160,
     heading: "Text",
     title: "The end of the run's text",
     sort: "tail",
     text: (row) => words(row.tail),
   },
-  { id: "strip", heading: "Timeline", title: "Steps and tool calls over time", sort: null },
-  { id: "stop", heading: "", title: "Stop a run", sort: null },
 ];
+
+/** How a cell of `column` is sized in its row (a flex line): its width, and the last one
+ * also takes what room is left. Set once per cell, never while drawing. */
+export function cellFlex(column: Column, columns: readonly Column[] = COLUMNS): string {
+  return column === columns[columns.length - 1] ? `1 0 ${column.width}px` : `0 0 ${column.width}px`;
+}
+
+/** The narrowest the table can be (px): the sum of its columns' widths. */
+export function tableWidth(columns: readonly Column[] = COLUMNS): number {
+  return columns.reduce((sum, column) => sum + column.width, 0);
+}

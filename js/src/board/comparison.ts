@@ -40,7 +40,7 @@ export class ComparisonPane {
     const comparison = state.comparison;
     if (comparison === this.shown) return false;
     this.shown = comparison;
-    this.el.hidden = comparison === null;
+    if (this.el.hidden !== (comparison === null)) this.el.hidden = comparison === null;
     if (comparison === null) {
       this.body.replaceChildren();
       return true;

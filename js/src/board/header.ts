@@ -80,12 +80,13 @@ export class BoardHeader {
         ? `${formatCount(content.total)} runs`
         : `${formatCount(content.shown)} of ${formatCount(content.total)} runs`,
     );
-    this.compareButton.disabled = content.picked !== 2;
+    if (this.compareButton.disabled !== (content.picked !== 2))
+      this.compareButton.disabled = content.picked !== 2;
     setText(
       this.compareButton,
       content.picked === 2 ? "Compare" : `Compare (pick ${2 - content.picked})`,
     );
-    this.stopAll.hidden = !content.canStop;
+    if (this.stopAll.hidden !== !content.canStop) this.stopAll.hidden = !content.canStop;
   }
 
   private statusButton(status: BoardStatus): HTMLButtonElement {

@@ -45,7 +45,7 @@ export class OpenedPane {
       this.clear();
       this.shown = opened;
     }
-    this.el.hidden = opened === null;
+    if (this.el.hidden !== (opened === null)) this.el.hidden = opened === null;
     if (opened === null) return changed;
     const row = state.table.byId.get(opened.id);
     const label = row?.label ?? opened.id;

@@ -6,9 +6,9 @@
 import type { BoardRow } from "../model/wire";
 import { h, setAttr } from "../views/dom";
 import { Badge } from "../views/transcript/sections";
-import { COLUMNS, type ColumnId } from "./columns";
+import { COLUMNS, type ColumnId, cellFlex } from "./columns";
 import { isActive } from "./order";
-import { describeStrip, type StripMark, stripMarks } from "./strip";
+import { describeStrip, markBox, type StripMark, stripMarks } from "./strip";
 import { ROW_HEIGHT } from "./window";
 
 /** What a row shows besides its data. */
@@ -34,10 +34,12 @@ export class RowView {
   private drawn: BoardRow | null = null;
   private drawnFlags = "";
   private drawnMarks: unknown = null;
+  private stripKey = "";
+  private drawnAxis = -1;
   private drawnIndex = -1;
   /** The strip's mark elements, and what each shows. */
   private readonly markEls: HTMLElement[] = [];
-  private readonly markKeys: string[] = [];
+  private readonly markPlaces: string[] = [];
 
   constructor() {
     this.el.setAttribute("role", "row");
@@ -48,6 +50,7 @@ export class RowView {
     for (const column of COLUMNS) {
       const cell = h("div", `cs-bc cs-bc-${column.id}${column.numeric ? " cs-bc-num" : ""}`);
       cell.setAttribute("role", "cell");
+      cell.style.flex = cellFlex(column);
       if (column.id === "pick") cell.append(this.pick);
       else if (column.id === "status") cell.append(this.badge.el);
       else if (column.id === "strip") cell.append(this.strip);
@@ -76,10 +79,14 @@ export class RowView {
     setAttr(this.el, "aria-rowindex", String(index + 2));
   }
 
-  /** Draw `row`; nothing is touched when neither it nor `flags` changed. */
-  draw(row: BoardRow, flags: RowFlags): void {
+  /** Draw `row` with its strip on an axis ending at `axis` ms; nothing is touched when
+   * none of them changed. */
+  draw(row: BoardRow, flags: RowFlags, axis: number): void {
     const flagKey = `${flags.picked}${flags.opened}${flags.live}`;
-    if (row === this.drawn && flagKey === this.drawnFlags) return;
+    if (row === this.drawn && flagKey === this.drawnFlags) {
+      this.drawStrip(row, axis);
+      return;
+    }
     if (row.id !== this.id) {
       this.id = row.id;
       this.el.dataset.id = row.id;
@@ -111,40 +118,43 @@ export class RowView {
     const stoppable = flags.live && isActive(row.status);
     if (this.stopButton.hidden === stoppable) this.stopButton.hidden = !stoppable;
     setAttr(this.stopButton, "aria-label", `Stop ${row.label}`);
-    this.drawStrip(row);
+    this.drawStrip(row, axis);
   }
 
-  /** The marks, as spans placed by the CSS on the axis the table sets (`--cs-axis`). */
-  private drawStrip(row: BoardRow): void {
-    // The kernel sends `marks` again only when they changed, and an open mark reaches the
-    // axis's end by itself (CSS), so the strip is rebuilt only when its marks change or the
-    // run ends (its open marks then end where it did).
+  /** The marks, as spans placed in percent of the axis every row shares. */
+  private drawStrip(row: BoardRow, axis: number): void {
+    // The kernel sends `marks` again only when they changed, and the axis grows a few times
+    // a second at most, so a strip is rewritten only when its marks, the axis or the run's
+    // end (its open marks then end where it did) changed.
     const key = `${row.status}|${row.startedMs}|${isActive(row.status) ? "" : row.elapsedMs}`;
-    if (row.marks === this.drawnMarks && this.strip.dataset.status === key) return;
+    if (row.marks === this.drawnMarks && this.stripKey === key && axis === this.drawnAxis) return;
+    const described = row.marks !== this.drawnMarks;
     this.drawnMarks = row.marks;
-    this.strip.dataset.status = key;
-    // The strip's spans are kept and rewritten in place (a row element shows another run
-    // after a sort or a scroll): only a mark that differs from the one drawn there is touched.
+    this.stripKey = key;
+    this.drawnAxis = axis;
+    // The spans are kept and rewritten in place (a row element shows another run after a
+    // sort or a scroll): only a mark whose place differs from the one drawn there is touched.
     const marks = stripMarks(row);
     for (let k = 0; k < marks.length; k++) {
       const mark = marks[k] as StripMark;
-      const key = `${mark.kind}|${mark.t0}|${mark.instant ? "at" : (mark.t1 ?? "open")}`;
+      const box = markBox(mark, axis);
+      const className = `cs-mark cs-mark-${mark.kind}${mark.instant ? " cs-mark-at" : mark.t1 === null ? " cs-mark-open" : ""}`;
+      const place = `${box.left}|${box.width}`;
       let span = this.markEls[k];
       if (span === undefined) {
         span = h("span");
         this.markEls.push(span);
         this.strip.append(span);
-      } else if (this.markKeys[k] === key) {
-        continue;
       }
-      this.markKeys[k] = key;
-      span.className = `cs-mark cs-mark-${mark.kind}${mark.instant ? " cs-mark-at" : mark.t1 === null ? " cs-mark-open" : ""}`;
-      span.style.setProperty("--t0", String(mark.t0));
-      if (mark.t1 === null || mark.instant) span.style.removeProperty("--t1");
-      else span.style.setProperty("--t1", String(mark.t1));
+      if (span.className !== className) span.className = className;
+      if (this.markPlaces[k] === place) continue;
+      this.markPlaces[k] = place;
+      span.style.left = `${box.left}%`;
+      span.style.width = box.width === null ? "" : `${box.width}%`;
     }
     for (const span of this.markEls.splice(marks.length)) span.remove();
-    this.markKeys.length = marks.length;
+    this.markPlaces.length = marks.length;
+    if (!described) return;
     const words = describeStrip(row);
     setAttr(this.strip, "aria-label", `Timeline: ${words}`);
     if (this.strip.title !== words) this.strip.title = words;

@@ -52,6 +52,22 @@ function isMark(value: unknown): value is BoardMark {
   );
 }
 
+/** Where a mark sits on a strip, in percent of the axis: `width` is null for a mark that
+ * reaches the axis's end (open on a run going on) or stands for a moment. */
+export interface MarkBox {
+  left: number;
+  width: number | null;
+}
+
+/** Where `mark` sits on an axis from 0 to `axis` ms. */
+export function markBox(mark: StripMark, axis: number): MarkBox {
+  const span = Math.max(1, axis);
+  const at = (t: number) => Math.round((Math.min(t, span) / span) * 10000) / 100;
+  const left = at(mark.t0);
+  if (mark.instant || mark.t1 === null) return { left, width: null };
+  return { left, width: Math.max(0, at(mark.t1) - left) };
+}
+
 /**
  * Where the shared axis ends at wall-clock time `now`: the board's age as of its last
  * message, grown by the time since while a live kernel still runs something (no message

@@ -2,14 +2,14 @@
  * The board's table: a sortable header and the rows, windowed. Every row has the same
  * height, so only the rows in view (and a margin) are in the DOM, reused as the table
  * scrolls; a row element is redrawn only when its row changed. The strips of all rows share
- * one time axis, set once on the table (`--cs-axis`).
+ * one time axis, set on the table.
  *
  * Keyboard: rows are focusable (one at a time is in the tab order); arrow keys, Page
  * Up/Down, Home and End move between them, Enter opens the run, Space picks it.
  */
 import type { BoardRow } from "../model/wire";
-import { h, placeChildren, setText } from "../views/dom";
-import { COLUMNS } from "./columns";
+import { h, placeChildren, setAttr, setText } from "../views/dom";
+import { COLUMNS, cellFlex } from "./columns";
 import type { Sort, SortKey } from "./order";
 import { type RowFlags, RowView } from "./row";
 import { ROW_HEIGHT, scrollToShow, VIEWPORT_FALLBACK, visibleRange } from "./window";
@@ -30,6 +30,8 @@ export interface TableContent {
 }
 
 export class BoardTableView {
+  /** The table and, under it, what it says when no row matches. */
+  readonly box = h("div", "cs-board-table");
   /** The scrolling element (the table for assistive technology). */
   readonly el = h("div", "cs-board-scroll");
   private readonly head = h("div", "cs-board-head");
@@ -45,7 +47,12 @@ export class BoardTableView {
   /** The row in the tab order (the last one focused). */
   private current: string | null = null;
   private scrollTop = 0;
-  private axis = -1;
+  private axis = 1;
+  /** The scrolling element's height as last reported (px); null before any report. Read
+   * from the reports, never from the element while drawing, which would make the browser
+   * lay the page out in the middle of the frame's writes. */
+  private height: number | null = null;
+  private readonly resizes: ResizeObserver | null;
 
   constructor(
     private readonly actions: TableActions,
@@ -60,6 +67,7 @@ export class BoardTableView {
     for (const column of COLUMNS) {
       const cell = h("div", `cs-bc cs-bc-${column.id}${column.numeric ? " cs-bc-num" : ""}`);
       cell.setAttribute("role", "columnheader");
+      cell.style.flex = cellFlex(column);
       cell.title = column.title;
       const sortKey = column.sort;
       if (sortKey !== null) {
@@ -69,15 +77,27 @@ export class BoardTableView {
         button.addEventListener("click", () => actions.sort(sortKey));
         cell.append(button);
         this.headers.set(sortKey, cell);
+      } else if (column.heading) {
+        cell.append(column.heading);
       } else {
         cell.append(h("span", "cs-visually-hidden", column.title));
-        if (column.heading) cell.append(column.heading);
       }
       this.head.append(cell);
     }
     this.empty.hidden = true;
-    this.el.append(this.head, this.canvas, this.empty);
+    this.el.append(this.head, this.canvas);
+    this.box.append(this.el, this.empty);
 
+    this.resizes =
+      typeof ResizeObserver === "function"
+        ? new ResizeObserver((entries) => {
+            const height = entries.at(-1)?.contentRect.height;
+            if (height === undefined || height === this.height) return;
+            this.height = height;
+            this.redraw();
+          })
+        : null;
+    this.resizes?.observe(this.el);
     this.el.addEventListener("scroll", () => {
       this.scrollTop = this.el.scrollTop;
       this.redraw();
@@ -103,9 +123,12 @@ export class BoardTableView {
     this.content = content;
     const { ids } = content;
     const count = ids.length;
-    this.canvas.style.height = `${count * ROW_HEIGHT}px`;
-    this.el.setAttribute("aria-rowcount", String(count + 1));
-    this.empty.hidden = count > 0;
+    // Writing a style, even the same one, makes the browser work out the styles of every
+    // row again: only what changed is written.
+    const height = `${count * ROW_HEIGHT}px`;
+    if (this.canvas.style.height !== height) this.canvas.style.height = height;
+    setAttr(this.el, "aria-rowcount", String(count + 1));
+    if (this.empty.hidden !== count > 0) this.empty.hidden = count > 0;
     setText(this.empty, "No run matches the filter.");
     for (const [key, cell] of this.headers) {
       const sorted = content.sort?.key === key;
@@ -114,11 +137,11 @@ export class BoardTableView {
       else if (cell.getAttribute("aria-sort") !== value) cell.setAttribute("aria-sort", value);
     }
 
-    const height = this.viewportHeight();
+    const visible = this.viewportHeight();
     // A table that got shorter (a filter) is scrolled back by the browser; draw what it will
     // show rather than nothing until its scroll event comes.
-    this.scrollTop = Math.max(0, Math.min(this.scrollTop, count * ROW_HEIGHT - height));
-    const { start, end } = visibleRange(this.scrollTop, height, count);
+    this.scrollTop = Math.max(0, Math.min(this.scrollTop, count * ROW_HEIGHT - visible));
+    const { start, end } = visibleRange(this.scrollTop, visible, count);
     const wanted = new Map<string, number>();
     for (let index = start; index < end; index++) wanted.set(ids[index] as string, index);
     // The focused row stays in the DOM when it scrolls away, so focus is not lost.
@@ -153,7 +176,7 @@ export class BoardTableView {
         this.shown.set(id, view);
       }
       view.place(index);
-      view.draw(row, content.flags(id));
+      view.draw(row, content.flags(id), this.axis);
       const tabIndex = id === tabbed ? 0 : -1;
       if (view.el.tabIndex !== tabIndex) view.el.tabIndex = tabIndex;
       els.push(view.el);
@@ -165,11 +188,10 @@ export class BoardTableView {
     placeChildren(this.canvas, els);
   }
 
-  /** Set where the shared time axis ends (ms since the board started). */
+  /** Set where the shared time axis ends (ms since the board started); the strips of the
+   * rows in view are moved to it at the next draw. */
   setAxis(ms: number): void {
-    if (ms === this.axis) return;
     this.axis = ms;
-    this.el.style.setProperty("--cs-axis", String(ms));
   }
 
   /** The table was moved into another element: the browser forgot its scroll position. */
@@ -205,9 +227,14 @@ export class BoardTableView {
     return view;
   }
 
+  /** Stop watching the table's size. */
+  dispose(): void {
+    this.resizes?.disconnect();
+  }
+
   /** Height of the rows' visible area (below the header). */
   private viewportHeight(): number {
-    const height = this.el.clientHeight;
+    const height = this.height ?? this.el.clientHeight;
     return height > 0 ? Math.max(ROW_HEIGHT, height - ROW_HEIGHT) : VIEWPORT_FALLBACK;
   }
 

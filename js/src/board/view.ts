@@ -11,6 +11,7 @@ import type { BoardStatus } from "../model/wire";
 import { gateWhileDetached, intersectionSight, type WatchSight } from "../views/attached";
 import { h } from "../views/dom";
 import { schedule, unschedule } from "../views/frame";
+import { tableWidth } from "./columns";
 import { ComparisonPane } from "./comparison";
 import { BoardHeader } from "./header";
 import { OpenedPane } from "./opened";
@@ -21,8 +22,10 @@ import { axisEnd } from "./strip";
 import { BoardTableView } from "./table";
 import { ROW_HEIGHT } from "./window";
 
-/** How often the shared time axis grows while a live run goes on (ms). */
-export const AXIS_TICK_MS = 500;
+/** How often (at most) the shared time axis grows while a live run goes on (ms): every
+ * strip in view is redrawn when it does, so it grows a few times a second, not with every
+ * message. */
+export const AXIS_TICK_MS = 250;
 
 export interface BoardHandle extends MovableView {
   /** The table, for tests and the page around it. */
@@ -45,6 +48,7 @@ export function mountBoard(
   const root = h("div", "chunkscope cs-board");
   root.setAttribute("role", "region");
   root.style.setProperty("--cs-board-row", `${ROW_HEIGHT}px`);
+  root.style.setProperty("--cs-board-width", `${tableWidth()}px`);
 
   let sort: Sort | null = null;
   let filter: Filter = { text: "", statuses: new Set() };
@@ -54,6 +58,8 @@ export function mountBoard(
   let arrangedFor = -1;
   let counts = new Map<BoardStatus, number>();
   let anyActive = false;
+  /** When the axis was last moved (wall-clock ms). */
+  let axisAt = Number.NEGATIVE_INFINITY;
   /** The user opened a run here: bring its pane into view once it is drawn. */
   let revealOpened = false;
 
@@ -103,7 +109,7 @@ export function mountBoard(
   const opened = new OpenedPane(source);
   header.title.id = `cs-board-${nextBoard()}-title`;
   root.setAttribute("aria-labelledby", header.title.id);
-  root.append(header.el, table.el, comparison.el, opened.el);
+  root.append(header.el, table.box, comparison.el, opened.el);
   el.append(root);
 
   const gate = gateWhileDetached(source, root, options.sight ?? intersectionSight());
@@ -128,29 +134,28 @@ export function mountBoard(
       canStop: state.live && anyActive,
     });
     const openedId = state.opened?.id ?? null;
+    const ticking = state.live && anyActive;
+    const now = clock();
+    if (!ticking || now - axisAt >= AXIS_TICK_MS) {
+      table.setAxis(axisEnd(rows.elapsedMs, rows.receivedAt, ticking, now));
+      axisAt = now;
+    }
     table.draw({
       ids,
       row: (id) => rows.byId.get(id),
       flags: (id) => ({ picked: picked.includes(id), opened: id === openedId, live: state.live }),
       sort,
     });
-    drawAxis();
     comparison.sync(state);
     if (opened.sync(state) && state.opened !== null && revealOpened) reveal(opened.el);
     revealOpened = false;
     tick(state);
   };
 
-  /** The shared axis, grown to now while a live run goes on. */
-  const drawAxis = (): void => {
-    const rows = gate.store.get().table;
-    table.setAxis(axisEnd(rows.elapsedMs, rows.receivedAt, anyActive, clock()));
-  };
-
   let timer: ReturnType<typeof setInterval> | null = null;
   const tick = (state: BoardState): void => {
     const ticking = state.live && anyActive;
-    if (ticking && timer === null) timer = setInterval(() => schedule(drawAxis), AXIS_TICK_MS);
+    if (ticking && timer === null) timer = setInterval(() => schedule(draw), AXIS_TICK_MS);
     if (!ticking && timer !== null) {
       clearInterval(timer);
       timer = null;
@@ -173,9 +178,9 @@ export function mountBoard(
     unmount() {
       stopListening();
       unschedule(draw);
-      unschedule(drawAxis);
       if (timer !== null) clearInterval(timer);
       gate.dispose();
+      table.dispose();
       opened.unmount();
       root.remove();
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisEnd, describeStrip, stripMarks } from "../../src/board/strip";
+import { axisEnd, describeStrip, markBox, stripMarks } from "../../src/board/strip";
 import { boardRow } from "./builders";
 
 describe("a row's strip", () => {
@@ -55,5 +55,29 @@ describe("the shared time axis", () => {
     expect(axisEnd(5000, 1000, false, 3000)).toBe(5000);
     expect(axisEnd(5000, null, true, 3000)).toBe(5000);
     expect(axisEnd(0, null, false, 0)).toBe(1);
+  });
+});
+
+describe("a mark's place on the strip", () => {
+  it("is in percent of the axis, an open mark or an instant without a width", () => {
+    expect(markBox({ kind: "step", t0: 1000, t1: 3000, instant: false }, 8000)).toEqual({
+      left: 12.5,
+      width: 25,
+    });
+    expect(markBox({ kind: "tool", t0: 2000, t1: null, instant: false }, 8000)).toEqual({
+      left: 25,
+      width: null,
+    });
+    expect(markBox({ kind: "error", t0: 4000, t1: 4000, instant: true }, 8000)).toEqual({
+      left: 50,
+      width: null,
+    });
+  });
+
+  it("stays on the strip when the mark is past the axis's end", () => {
+    expect(markBox({ kind: "tool", t0: 9000, t1: 9500, instant: false }, 8000)).toEqual({
+      left: 100,
+      width: 0,
+    });
   });
 });

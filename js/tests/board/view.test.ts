@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { COMPARE_NEEDS_KERNEL } from "../../src/board/comparison";
 import { type BoardSource, createBoardSource } from "../../src/board/source";
-import { type BoardHandle, mountBoard } from "../../src/board/view";
+import { AXIS_TICK_MS, type BoardHandle, mountBoard } from "../../src/board/view";
 import { MARGIN_ROWS, ROW_HEIGHT, VIEWPORT_FALLBACK } from "../../src/board/window";
 import type { BoardRow, BoardSaved, BoardUp } from "../../src/model/wire";
 import { schedule } from "../../src/views/frame";
@@ -22,12 +22,18 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-/** A board fed by a fake kernel: what the page sent, and the view. */
-function liveBoard(rows: BoardRow[], elapsedMs = 1000) {
+/** A board fed by a fake kernel: what the page sent, and the view; `clock` is the page's
+ * wall clock. */
+function liveBoard(rows: BoardRow[], elapsedMs = 1000, clock: () => number = Date.now) {
   const sent: BoardUp[] = [];
-  const source = createBoardSource({ send: (up) => sent.push(up), saved: null, title: "sweep" });
+  const source = createBoardSource({
+    send: (up) => sent.push(up),
+    saved: null,
+    title: "sweep",
+    clock,
+  });
   source.receive(fullMsg(1, rows, elapsedMs));
-  return { sent, source, ...mount(source) };
+  return { sent, source, ...mount(source, clock) };
 }
 
 /** A board with no kernel behind it, from a saved state. */
@@ -36,10 +42,10 @@ function savedOnly(saved: BoardSaved) {
   return { source, ...mount(source) };
 }
 
-function mount(source: BoardSource) {
+function mount(source: BoardSource, clock: () => number = Date.now) {
   const el = document.createElement("div");
   document.body.append(el);
-  const view = mountBoard(el, source);
+  const view = mountBoard(el, source, { clock });
   mounted.push(view);
   return { el, view };
 }
@@ -184,7 +190,8 @@ describe("the board's table", () => {
     expect(changedRow.querySelector(".cs-bc-steps")?.textContent).toBe("11");
   });
 
-  it("draws each strip on the axis every row shares; a running run's open marks reach its end", async () => {
+  it("draws each strip on the axis every row shares; a running run's open marks reach now", async () => {
+    let now = 50_000;
     const { el } = liveBoard(
       [
         boardRow("a", {
@@ -204,18 +211,28 @@ describe("the board's table", () => {
         }),
       ],
       4000,
+      () => now,
     );
-    const scroller = el.querySelector(".cs-board-scroll") as HTMLElement;
-    expect(Number(scroller.style.getPropertyValue("--cs-axis"))).toBeGreaterThanOrEqual(4000);
     const failed = rowOf(el, "done").querySelector(".cs-mark-tool-error") as HTMLElement;
-    expect(failed.style.getPropertyValue("--t0")).toBe("500");
-    expect(failed.style.getPropertyValue("--t1")).toBe("900");
+    expect([failed.style.left, failed.style.width]).toEqual(["12.5%", "10%"]);
+    const step = rowOf(el, "done").querySelector(".cs-mark-step") as HTMLElement;
+    expect([step.style.left, step.style.width]).toEqual(["0%", "50%"]);
     const open = rowOf(el, "going").querySelector(".cs-mark-tool") as HTMLElement;
     expect(open.classList.contains("cs-mark-open")).toBe(true);
-    expect(rowOf(el, "going").querySelector(".cs-mark-tripwire.cs-mark-at")).not.toBeNull();
+    expect(open.style.left).toBe("75%");
+    const tripwire = rowOf(el, "going").querySelector(".cs-mark-tripwire") as HTMLElement;
+    expect(tripwire.classList.contains("cs-mark-at")).toBe(true);
+    expect(tripwire.style.left).toBe("87.5%");
     expect(rowOf(el, "done").querySelector(".cs-strip")?.getAttribute("aria-label")).toBe(
       "Timeline: 1 step, 1 tool call (1 failed)",
     );
+    // Four seconds later with no message, the axis has grown to now: every strip shrinks
+    // alike, and the open call still reaches the end.
+    now += 4000;
+    await new Promise((resolve) => setTimeout(resolve, AXIS_TICK_MS + 50));
+    await frame();
+    expect(failed.style.left).toBe("6.25%");
+    expect(open.style.left).toBe("37.5%");
   });
 
   it("moves between rows with the arrow keys and opens one with Enter", async () => {
