@@ -155,7 +155,11 @@ export function mountBoard(
   let timer: ReturnType<typeof setInterval> | null = null;
   const tick = (state: BoardState): void => {
     const ticking = state.live && anyActive;
-    if (ticking && timer === null) timer = setInterval(() => schedule(draw), AXIS_TICK_MS);
+    // A view off the page has no axis to grow; it is drawn again when it comes back.
+    if (ticking && timer === null)
+      timer = setInterval(() => {
+        if (root.isConnected) schedule(draw);
+      }, AXIS_TICK_MS);
     if (!ticking && timer !== null) {
       clearInterval(timer);
       timer = null;
