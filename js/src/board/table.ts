@@ -141,7 +141,18 @@ export class BoardTableView {
     // A table that got shorter (a filter) is scrolled back by the browser; draw what it will
     // show rather than nothing until its scroll event comes.
     this.scrollTop = Math.max(0, Math.min(this.scrollTop, count * ROW_HEIGHT - visible));
-    const { start, end } = visibleRange(this.scrollTop, visible, count);
+    let { start, end } = visibleRange(this.scrollTop, visible, count);
+    // When most rows in view are new (a jump, a sort, a filter), the rows in sight come
+    // first and the margin around them in the next frame: either frame is then about half
+    // the work of drawing both at once.
+    const sight = visibleRange(this.scrollTop, visible, count, ROW_HEIGHT, 0);
+    let fresh = 0;
+    for (let index = start; index < end; index++)
+      if (!this.shown.has(ids[index] as string)) fresh += 1;
+    if (fresh > sight.end - sight.start) {
+      ({ start, end } = sight);
+      this.redraw();
+    }
     const wanted = new Map<string, number>();
     for (let index = start; index < end; index++) wanted.set(ids[index] as string, index);
     // The focused row stays in the DOM when it scrolls away, so focus is not lost.
