@@ -12,8 +12,14 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
+/** The frames drawing what is pending (the margin after rows in sight) are done. */
+async function settle(): Promise<void> {
+  for (let k = 0; k < 3; k++) await new Promise<void>((resolve) => schedule(resolve));
+}
+
 /** How long the next frame's drawing took, after `act` scheduled it (ms). */
 async function timeDraw(act: () => void): Promise<number> {
+  await settle();
   let started = 0;
   let ended = 0;
   schedule(() => {
