@@ -140,8 +140,8 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: "toolErrors",
-    width: 72,
-    heading: "Tool err",
+    width: 92,
+    heading: "Tool errors",
     title: "Tool errors",
     sort: "toolErrors",
     numeric: true,
