@@ -27,12 +27,25 @@ def ray_cluster() -> Iterator[Any]:
     with pytest.MonkeyPatch.context() as env:
         # Nothing leaves the machine: no usage report from the local instance.
         env.setenv("RAY_USAGE_STATS_ENABLED", "0")
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        _start_local_ray(ray)
         try:
             yield ray
         finally:
             ray.shutdown()
             ray.cloudpickle.unregister_pickle_by_value(module)
+
+
+def _start_local_ray(ray: Any, attempts: int = 2) -> None:
+    """``ray.init`` of a local instance, tried again once: on a loaded machine its raylet
+    may give up waiting for one of its own helper processes the first time."""
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+            return
+        except Exception:
+            ray.shutdown()
+            if attempt == attempts:
+                raise
 
 
 # The functions the workers run: plain generator functions of Mastra chunks. Ray sends values
