@@ -429,6 +429,7 @@ def test_saved_board_keeps_rows_and_the_runs_that_fit_without_transient_chunks()
     assert [row["label"] for row in saved["rows"]] == ["small", "demo", "large"]
     ids = {run.label: run.id for run in board._board.runs}
     assert set(saved["runs"]) == {ids["small"], ids["demo"]}, "the large run keeps its row only"
+    assert saved["leftOut"] == {ids["large"]: "size"}
     assert saved["keepLimit"] == 100_000
     assert all(run["encoding"] == PACKED_ENCODING for run in saved["runs"].values()), (
         "packed, so a page takes them as binary buffers and unpacks a run only when opened"
@@ -448,6 +449,7 @@ def test_the_saved_board_stops_keeping_runs_at_its_total_budget() -> None:
     budget.result(timeout=30)
     assert budget.saved is not None
     assert sorted(budget.saved["runs"]) == ["r0", "r1", "r2"]
+    assert budget.saved["leftOut"] == {"r3": "total", "r4": "total", "r5": "total"}
     assert len(budget.saved["rows"]) == 6, "every run keeps its row"
 
 

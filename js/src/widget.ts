@@ -9,7 +9,7 @@ import { ModelEntries } from "./host/registry";
 import { createFeed, NO_KERNEL } from "./model/feed";
 import { isPacked, readSaved, type SavedSnapshot, savedSeq, toSaved } from "./model/persisted";
 import { viewAt } from "./model/scrub";
-import { emptyState, fromSnapshot, type Store } from "./model/store";
+import { emptyState, fromSnapshot, holdsNothing, type Store } from "./model/store";
 import type { Model, Up } from "./model/wire";
 import { isRecord } from "./util";
 import { type AppHandle, mountApp } from "./views/app";
@@ -83,7 +83,7 @@ function entryFor(model: WidgetModel): ModelEntry {
     }
     readSaved(
       model.get("snapshot") as SavedSnapshot,
-      store.get().seq,
+      holdsNothing(store.get()) ? -1 : store.get().seq,
       (snapshot) => store.adoptSaved(snapshot),
       (problem) => store.report(problem),
     );

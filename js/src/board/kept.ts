@@ -12,9 +12,16 @@ export function notKeptMessage(row: BoardRow | undefined, saved: BoardSaved | nu
     return `The board was not saved with its runs: only their rows are here. ${rerun}`;
   if (row !== undefined && isActive(row.status))
     return `Only this run's summary was saved: it had not ended when the board was saved. ${rerun}`;
-  const limit = typeof saved.keepLimit === "number" ? saved.keepLimit.toLocaleString("en-US") : "?";
+  const bytes = (value: unknown) =>
+    typeof value === "number" ? value.toLocaleString("en-US") : "?";
+  const reason = row === undefined ? undefined : saved.leftOut?.[row.id];
+  if (reason === "total")
+    return (
+      `Only this run's summary was saved: the runs kept before it filled the ` +
+      `${bytes(saved.keepTotal)} bytes (keep_total) a saved board keeps in all. ${rerun}`
+    );
   return (
-    `Only this run's summary was saved: its run was larger than the ${limit} bytes ` +
-    `(keepLimit) a saved board keeps of one run. ${rerun}`
+    `Only this run's summary was saved: its run was larger than the ${bytes(saved.keepLimit)} ` +
+    `bytes (keep) a saved board keeps of one run. ${rerun}`
   );
 }

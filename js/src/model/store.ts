@@ -243,6 +243,15 @@ function applyRows(state: StoreState, msg: RowsPiece): StoreState {
 }
 
 /**
+ * Whether the store holds nothing yet: no kernel answered and no part came. A saved run of
+ * seq 0 (one no page was ready for while it ran: executed headless, or a board's run that was
+ * never opened) is still ahead of it.
+ */
+export function holdsNothing(state: StoreState): boolean {
+  return !state.snapshotSeen && state.seq === 0 && state.parts.length === 0;
+}
+
+/**
  * Take a newer saved snapshot (the synced trait) when it is ahead of what the store holds;
  * transient items and the "snapshot message seen" flag are kept. Returns `state` unchanged
  * when the snapshot is not newer.
@@ -252,8 +261,8 @@ export function adoptSaved(
   snapshot: Snapshot | null,
   receivedAt: number | null = null,
 ): StoreState {
-  if (!isRecord(snapshot) || typeof snapshot.seq !== "number" || snapshot.seq <= state.seq)
-    return state;
+  if (!isRecord(snapshot) || typeof snapshot.seq !== "number") return state;
+  if (snapshot.seq <= state.seq && !holdsNothing(state)) return state;
   const next = fromSnapshot(snapshot, state.transient);
   next.version = state.version + 1;
   for (const id of next.byId.keys()) next.partRev.set(id, next.version);

@@ -635,6 +635,13 @@ export interface BoardSaved {
   runs: Record<string, Snapshot | PackedSnapshot>;
   /** Bytes of snapshot JSON over which a run is saved as its row only. */
   keepLimit: number;
+  /** Bytes of packed snapshots the saved board keeps over all its runs. */
+  keepTotal: number;
+  /**
+   * Row id → why an ended run was saved as its row only: its snapshot was over
+   * `keepLimit` (`size`), or the runs kept before it filled `keepTotal` (`total`).
+   */
+  leftOut: Record<string, "size" | "total">;
   /** The board's age when this state was taken (the strips' shared time axis). */
   elapsedMs: number;
 }

@@ -44,7 +44,16 @@ export function changesMsg(
 }
 
 export function savedBoard(rows: BoardRow[], fields: Partial<BoardSaved> = {}): BoardSaved {
-  return { seq: 1, rows, runs: {}, keepLimit: 1_000_000, elapsedMs: 1000, ...fields };
+  return {
+    seq: 1,
+    rows,
+    runs: {},
+    keepLimit: 1_000_000,
+    keepTotal: 10_000_000,
+    leftOut: {},
+    elapsedMs: 1000,
+    ...fields,
+  };
 }
 
 /** `n` rows "q0" … "q(n-1)" with varied figures and statuses. */

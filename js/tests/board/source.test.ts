@@ -59,6 +59,21 @@ describe("a board's source", () => {
     expect(opened?.feed.store.get().byId.get("t")).toMatchObject({ text: "packed answer" });
   });
 
+  it("decodes a kept run that was never opened live (its snapshot's seq is 0)", async () => {
+    // A run nobody opened while it streamed sent no batch: its saved snapshot says seq 0.
+    const run = snapshot([part("text", { id: "t", text: "never opened" })], { seq: 0 });
+    const data = await pack(JSON.stringify(run));
+    const saved = savedBoard([boardRow("a")], {
+      runs: { a: { v: 1, seq: 0, encoding: PACKED_ENCODING, data } },
+    });
+    const source = createBoardSource({ send: null, saved, title: "t" });
+    source.open("a");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(source.get().opened?.feed.store.get().byId.get("t")).toMatchObject({
+      text: "never opened",
+    });
+  });
+
   it("shows a run that was not kept once a kernel sends it after all", () => {
     const sent: BoardUp[] = [];
     const source = createBoardSource({

@@ -364,15 +364,33 @@ describe("opening a run in place", () => {
 
   it("says plainly when only a run's summary was saved", async () => {
     const { el } = savedOnly(
-      savedBoard([boardRow("a", { label: "huge" })], { runs: {}, keepLimit: 1_000_000 }),
+      savedBoard([boardRow("a", { label: "huge" })], {
+        runs: {},
+        keepLimit: 1_000_000,
+        leftOut: { a: "size" },
+      }),
     );
     rowOf(el, "huge").click();
     await frame();
     const pane = el.querySelector(".cs-board-opened") as HTMLElement;
     expect(pane.textContent).toContain(
-      "Only this run's summary was saved: its run was larger than the 1,000,000 bytes (keepLimit)",
+      "Only this run's summary was saved: its run was larger than the 1,000,000 bytes (keep)",
     );
     expect(pane.querySelector(".cs-panels")).toBeNull();
+  });
+
+  it("says when a run was left out because the board's total was full", async () => {
+    const { el } = savedOnly(
+      savedBoard([boardRow("a", { label: "late" })], {
+        runs: {},
+        keepTotal: 10_000_000,
+        leftOut: { a: "total" },
+      }),
+    );
+    rowOf(el, "late").click();
+    await frame();
+    const pane = el.querySelector(".cs-board-opened") as HTMLElement;
+    expect(pane.textContent).toContain("filled the 10,000,000 bytes (keep_total)");
   });
 });
 

@@ -260,6 +260,16 @@ describe("sequence and snapshots", () => {
   });
 });
 
+describe("a saved run of seq 0", () => {
+  it("is taken by a store that holds nothing yet, and by no other", () => {
+    const saved = snapshot([part("text", { id: "t", text: "run headless" })], { seq: 0 });
+    const blank = emptyState();
+    expect((adoptSaved(blank, saved).byId.get("t") as TextPart).text).toBe("run headless");
+    const live = applyAll(emptyState(), snapshotMsg(snapshot([], { seq: 0 })));
+    expect(adoptSaved(live, saved)).toBe(live);
+  });
+});
+
 describe("revisions", () => {
   it("only the parts an op touched get the new revision", () => {
     let state = applyAll(

@@ -463,16 +463,17 @@ class Board:
 
     def saved_runs(
         self, keep: int, keep_total: int, *, whole: bool = False
-    ) -> tuple[dict[str, Any], int]:
+    ) -> tuple[dict[str, Any], dict[str, str]]:
         """The ended runs kept whole for the saved notebook: row id → packed snapshot, each
         at most ``keep`` bytes of JSON and together at most ``keep_total`` bytes as stored;
-        and how many ended runs were left out. Packed whatever their size: a page receives
-        binary buffers without parsing them and unpacks a run only when it is opened.
+        and why each other ended run was left out (``size`` or ``total``). Packed whatever
+        their size: a page receives binary buffers without parsing them and unpacks a run
+        only when it is opened.
         ``whole``: plain snapshots with every held value in full, for a page that has no
         kernel to ask."""
         kept: dict[str, Any] = {}
         total = 0
-        left = 0
+        left: dict[str, str] = {}
         with self._lock:
             runs = list(self.runs)
         for run in runs:
@@ -488,8 +489,11 @@ class Board:
                 value, size = run.saved
             data = value.get("data")
             stored = len(data) if isinstance(data, bytes) else size
-            if size == 0 or size > keep or total + stored > keep_total:
-                left += 1
+            if size == 0 or size > keep:
+                left[run.id] = "size"
+                continue
+            if total + stored > keep_total:
+                left[run.id] = "total"
                 continue
             kept[run.id] = value
             total += stored

@@ -152,12 +152,14 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
     def saved_state(self, *, whole: bool = False) -> dict[str, Any]:
         """The board as a saved notebook keeps it (``BoardSaved``), as of now; ``whole``: its
         runs as plain snapshots with every value in full (a page without a kernel)."""
-        runs, _left = self._board.saved_runs(self.keep, self.keep_total, whole=whole)
+        runs, left = self._board.saved_runs(self.keep, self.keep_total, whole=whole)
         return {
             "seq": self._board.seq,
             "rows": self._board.rows(),
             "runs": runs,
             "keepLimit": self.keep,
+            "keepTotal": self.keep_total,
+            "leftOut": left,
             "elapsedMs": self._board.now_ms(),
         }
 

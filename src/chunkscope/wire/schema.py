@@ -858,6 +858,11 @@ class BoardSaved(TypedDict):
     (unpacked only when the run is opened), plain in a standalone page."""
     keepLimit: int
     """Bytes of snapshot JSON over which a run is saved as its row only."""
+    keepTotal: int
+    """Bytes of packed snapshots the saved board keeps over all its runs."""
+    leftOut: dict[str, Literal["size", "total"]]
+    """Row id → why an ended run was saved as its row only: its snapshot was over
+    ``keepLimit`` (``size``), or the runs kept before it filled ``keepTotal`` (``total``)."""
     elapsedMs: float
     """The board's age when this state was taken (the strips' shared time axis)."""
 
