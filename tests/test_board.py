@@ -498,3 +498,15 @@ def test_write_html_of_a_board_embeds_its_rows_and_the_runs_it_keeps(tmp_path: P
     ), "no kernel to ask: every value is whole"
     assert "<noscript>" in page and "finished" in page.split("<noscript>")[1]
     assert "data-progress" not in page
+
+
+def test_a_large_boards_readable_output_lists_a_hundred_runs_and_says_how_many_more() -> None:
+    board = CapturedBoard({f"run{i:03d}": [] for i in range(105)})
+    board.result(timeout=30)
+    plain, rich = board.readable()
+    lines = plain.splitlines()
+    assert lines[3].startswith("run000") and lines[102].startswith("run099")
+    assert lines[-1] == "… and 5 more runs: board.table() has them all"
+    assert "run100" not in plain and "run100" not in rich
+    assert "5 more runs" in rich
+    assert len(board.table()) == 105

@@ -30,8 +30,8 @@ TICK = 0.05
 second at most, and the opened run's batches with them."""
 
 SAVE_EVERY = 10.0
-"""Seconds between two refreshes of the saved board while runs stream (it is also saved
-whenever every run has ended)."""
+"""Seconds between two refreshes of the saved board's rows while runs stream; the runs kept
+whole are saved once every run has ended."""
 
 
 class BoardSink(Protocol):
@@ -40,8 +40,9 @@ class BoardSink(Protocol):
     def send(self, message: dict[str, Any]) -> None:
         """Deliver one message to every live page of the board."""
 
-    def persist(self) -> None:
-        """Write the saved board (the synced trait) and the readable output."""
+    def persist(self, *, runs: bool) -> None:
+        """Write the saved board (the synced trait) and the readable output; ``runs``: with
+        the runs kept whole (once every run ended), else the rows only."""
 
 
 class _RunSink:
@@ -446,7 +447,7 @@ class Board:
                 else:
                     finish = False
             if finish:
-                self.sink.persist()
+                self.sink.persist(runs=True)
                 self._last_saved = time.monotonic()
                 self._all_done.set()
                 with self._lock:
@@ -456,7 +457,9 @@ class Board:
             return True
         if time.monotonic() - self._last_saved >= SAVE_EVERY:
             self._last_saved = time.monotonic()
-            self.sink.persist()
+            # Rows only: a board of thousands of runs would otherwise resend megabytes of
+            # kept runs to every page each time.
+            self.sink.persist(runs=False)
         return False
 
     # ---------------------------------------------------------------- saving

@@ -31,6 +31,11 @@ _STATIC = Path(__file__).parent.parent / "static"
 KEEP_BYTES = 1_000_000
 """Default ``keep``: a run whose snapshot JSON is longer is saved as its row only."""
 
+READABLE_ROWS = 100
+"""Rows the cell's readable output (``text/plain``, ``text/html``) lists, by label; past
+them it says how many more there are. JupyterLab parses the HTML of every display update, so
+a board of thousands of runs keeps its output small; ``board.table()`` has every row."""
+
 KEEP_TOTAL_BYTES = 10_000_000
 """Default ``keep_total``: the most bytes of packed snapshots a saved board keeps over all
 its runs."""
@@ -149,14 +154,17 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
             ) from None
         return pandas.DataFrame(list(self.table()))
 
-    def saved_state(self, *, whole: bool = False) -> dict[str, Any]:
+    def saved_state(self, *, whole: bool = False, runs: bool = True) -> dict[str, Any]:
         """The board as a saved notebook keeps it (``BoardSaved``), as of now; ``whole``: its
-        runs as plain snapshots with every value in full (a page without a kernel)."""
-        runs, left = self._board.saved_runs(self.keep, self.keep_total, whole=whole)
+        runs as plain snapshots with every value in full (a page without a kernel); without
+        ``runs``, the rows only."""
+        kept, left = (
+            self._board.saved_runs(self.keep, self.keep_total, whole=whole) if runs else ({}, {})
+        )
         return {
             "seq": self._board.seq,
             "rows": self._board.rows(),
-            "runs": runs,
+            "runs": kept,
             "keepLimit": self.keep,
             "keepTotal": self.keep_total,
             "leftOut": left,
@@ -176,10 +184,14 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
             age = f"{count} runs, all ended"
         else:
             age = f"as of {self._board.now_ms() / 1000:.1f} s, {ended} of {count} runs ended"
-        plain = f"{self!r}\n{LIVE_LINE}{age}\n{text_table(rows)}"
-        static = html_table(rows)
+        listed = BoardTable(sorted(rows, key=lambda row: str(row["label"]))[:READABLE_ROWS])
+        more = ""
+        if len(rows) > len(listed):
+            more = f"\n… and {len(rows) - len(listed):,} more runs: board.table() has them all"
+        plain = f"{self!r}\n{LIVE_LINE}{age}\n{text_table(listed)}{more}"
+        static = html_table(listed) + (f"<p>{html.escape(more.strip())}</p>" if more else "")
         if len(static) > READABLE_HTML_LIMIT:
-            static = f'<pre class="cs-static">{html.escape(text_table(rows))}</pre>'
+            static = f'<pre class="cs-static">{html.escape(text_table(listed) + more)}</pre>'
         rich = (
             f'{HTML_OPEN}<div class="chunkscope-saved">'
             f'<p style="margin:0 0 4px;opacity:0.7;font-size:12px">'
@@ -189,9 +201,9 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
 
     # ---------------------------------------------------------------- internals
 
-    def _persist(self) -> None:
+    def _persist(self, *, runs: bool = True) -> None:
         with self.hold_sync():
-            self.saved = self.saved_state()
+            self.saved = self.saved_state(runs=runs)
         self._refresh_display()
 
     def _resend_final(self) -> None:
@@ -260,8 +272,8 @@ class _BoardSink:
     def send(self, message: dict[str, Any]) -> None:
         self._board.send(message)
 
-    def persist(self) -> None:
-        self._board._persist()
+    def persist(self, *, runs: bool) -> None:
+        self._board._persist(runs=runs)
 
 
 def runs(
