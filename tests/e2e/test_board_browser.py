@@ -305,7 +305,7 @@ def test_two_thousand_recorded_runs_sort_and_filter_without_a_long_task(lab: Lab
     assert max(sorting, default=0) <= LONGTASK_BUDGET_MS, f"sort/filter tasks: {sorting}"
     assert max(loading, default=0) <= LOADING_BUDGET_MS, f"loading tasks: {loading}"
     assert size <= SAVED_BOARD_LIMIT_BYTES, f"the saved notebook weighs {size:,} bytes"
-    assert 0 < kernel["kept"] < 2000, "the saved board keeps some runs whole and says so"
+    assert kernel["kept"] > 0, "the saved board keeps the runs that fit its budget whole"
 
 
 COMPARE = """\
