@@ -510,3 +510,18 @@ def test_a_large_boards_readable_output_lists_a_hundred_runs_and_says_how_many_m
     assert "run100" not in plain and "run100" not in rich
     assert "5 more runs" in rich
     assert len(board.table()) == 105
+
+
+def test_a_page_that_cannot_be_sent_to_does_not_stop_the_runs_or_their_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    class Unsendable(CapturedBoard):
+        def send(self, content: Any, buffers: Any = None) -> None:
+            raise ConnectionError("the comm is closed")
+
+    board = Unsendable({f"r{i}": (lambda i=i: _text_run(f"r{i}", 5)) for i in range(3)})
+    states = board.result(timeout=30)
+    assert {state.status for state in states.values()} == {"finished"}
+    assert "could not update its page (ConnectionError: the comm is closed)" in (
+        capsys.readouterr().err
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -185,6 +186,8 @@ class Board:
         """The run the page shows in full, if any."""
         self.seq = 0
         """Number of the last row message sent."""
+        self.schedule_error: Exception | None = None
+        """The last error the schedule met sending or saving, if any."""
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._send_lock = threading.Lock()
@@ -354,10 +357,26 @@ class Board:
             due = max(due + TICK, time.monotonic())
             with self._cond:
                 self._cond.wait(max(0.0, due - time.monotonic()))
-            self._start_queued()
-            self._tick()
-            if self._round():
-                return
+            try:
+                self._start_queued()
+                self._tick()
+                if self._round():
+                    return
+            except Exception as error:  # a failed send must not stop the runs or their end
+                self._schedule_failed(error)
+                if self._all_done.is_set():
+                    return
+
+    def _schedule_failed(self, error: Exception) -> None:
+        """Say once, on the kernel's stderr, that the board could not send or save; the
+        runs go on and ``wait()`` still returns."""
+        if self.schedule_error is None:
+            print(
+                f"chunkscope: the board could not update its page ({type(error).__name__}: "
+                f"{error}); its runs go on",
+                file=sys.stderr,
+            )
+        self.schedule_error = error
 
     def _start_queued(self) -> None:
         with self._lock:
@@ -447,13 +466,16 @@ class Board:
                 else:
                     finish = False
             if finish:
-                self.sink.persist(runs=True)
-                self._last_saved = time.monotonic()
-                self._all_done.set()
-                with self._lock:
-                    waiters, self._waiters = self._waiters, []
-                for loop, future in waiters:
-                    loop.call_soon_threadsafe(_resolve, future)
+                try:
+                    self.sink.persist(runs=True)
+                finally:
+                    # Whatever saving did, the runs have ended: waiters hear of it.
+                    self._last_saved = time.monotonic()
+                    self._all_done.set()
+                    with self._lock:
+                        waiters, self._waiters = self._waiters, []
+                    for loop, future in waiters:
+                        loop.call_soon_threadsafe(_resolve, future)
             return True
         if time.monotonic() - self._last_saved >= SAVE_EVERY:
             self._last_saved = time.monotonic()
