@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.language_models.chat_models import BaseChatModel, generate_from_stream
+from langchain_core.messages import AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
 
 USAGE = {"input_tokens": 7, "output_tokens": 5, "total_tokens": 12}
 
@@ -34,10 +34,9 @@ class ScriptedModel(BaseChatModel):
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
     ) -> ChatResult:
-        if self.fail:
-            raise RuntimeError(self.fail)
-        message = AIMessage(content=self.answer, usage_metadata=USAGE)  # type: ignore[arg-type]
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        # The whole answer is the streamed one put together: whether langchain-core streams
+        # an `ainvoke` under astream_events depends on its release (1.7 does not here).
+        return generate_from_stream(self._stream(messages, stop, run_manager, **kw))
 
     def _stream(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any

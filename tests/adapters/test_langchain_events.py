@@ -259,6 +259,7 @@ async def test_a_tool_raising_after_a_finished_model_call_keeps_its_usage() -> N
 
 async def test_a_graph_whose_tool_raises_shows_the_error_and_the_finished_calls_usage() -> None:
     pytest.importorskip("langgraph")
+    from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import tool
     from langchain_models import ScriptedModel
     from langgraph.graph import START, MessagesState, StateGraph
@@ -271,8 +272,10 @@ async def test_a_graph_whose_tool_raises_shows_the_error_and_the_finished_calls_
 
     model = ScriptedModel(tool="weather")
 
-    async def agent(state: MessagesState) -> dict[str, Any]:
-        return {"messages": [await model.ainvoke(state["messages"])]}
+    async def agent(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
+        # The config is handed on as LangChain asks: before Python 3.11 a coroutine's
+        # callbacks do not follow it otherwise, and the model call would send no events.
+        return {"messages": [await model.ainvoke(state["messages"], config)]}
 
     builder = StateGraph(MessagesState)
     builder.add_node("agent", agent)
