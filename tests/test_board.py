@@ -525,3 +525,12 @@ def test_a_page_that_cannot_be_sent_to_does_not_stop_the_runs_or_their_end(
     assert "could not update its page (ConnectionError: the comm is closed)" in (
         capsys.readouterr().err
     )
+
+
+async def test_result_on_the_loop_the_board_starts_its_runs_on_says_to_await() -> None:
+    board = CapturedBoard({"one": lambda: _text_run("one", 3)})
+    with pytest.raises(RuntimeError, match=r"await board.wait\(\)"):
+        board.result(timeout=5)
+    states = await board.wait()
+    assert states["one"].status == "finished"
+    assert board.result(timeout=1) == states, "once ended, result() just returns"

@@ -271,6 +271,11 @@ class Board:
 
     def result(self, timeout: float | None = None) -> dict[str, RunState]:
         """Block until every run ended (scripts); the states by label."""
+        if not self._all_done.is_set() and self._loop is not None and _running_loop() is self._loop:
+            raise RuntimeError(
+                "result() would block the event loop this board starts its runs on, so they "
+                "could never end: use `await board.wait()` (or `await board`) instead"
+            )
         try:
             finished = self._all_done.wait(timeout)
         except BaseException:
