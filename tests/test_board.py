@@ -534,3 +534,29 @@ async def test_result_on_the_loop_the_board_starts_its_runs_on_says_to_await() -
     states = await board.wait()
     assert states["one"].status == "finished"
     assert board.result(timeout=1) == states, "once ended, result() just returns"
+
+
+def test_a_run_added_just_as_the_board_ends_is_never_left_unstarted() -> None:
+    # The schedule stops once every run ended; a run added at that very moment (here: from
+    # inside the round that found every run ended) must find it still going.
+    board = CapturedBoard({"first": [_text_run("first", 2)][0]})
+    engine = board._board
+    original = engine._round
+    added: list[str] = []
+
+    def round_then_add() -> bool:
+        ended = original()
+        if ended and not added:
+            added.append("late")
+            board.add("late", _text_run("late", 2))
+        return ended
+
+    engine._round = round_then_add  # type: ignore[method-assign]
+    board.result(timeout=10)  # may return as "first" ends, before "late" was added
+    deadline = time.monotonic() + 10
+    while not added:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    states = board.result(timeout=10)
+    assert list(states) == ["first", "late"]
+    assert states["late"].text == _expected_text("late", 2)

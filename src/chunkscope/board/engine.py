@@ -365,12 +365,22 @@ class Board:
             try:
                 self._start_queued()
                 self._tick()
-                if self._round():
-                    return
+                ended = self._round()
             except Exception as error:  # a failed send must not stop the runs or their end
                 self._schedule_failed(error)
-                if self._all_done.is_set():
-                    return
+                ended = self._all_done.is_set()
+            if ended and self._leave():
+                return
+
+    def _leave(self) -> bool:
+        """Let the schedule stop, unless a run was added since every run ended: decided
+        under the lock ``add`` holds, so a run added now finds the schedule still going or
+        starts a new one."""
+        with self._lock:
+            if not self._finalized:
+                return False
+            self._thread = None
+            return True
 
     def _schedule_failed(self, error: Exception) -> None:
         """Say once, on the kernel's stderr, that the board could not send or save; the
