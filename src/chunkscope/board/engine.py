@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..fold.state import RunState
-from ..live.consume import WAKE_INTERVAL, Channel, Consumer
+from ..live.consume import Channel, Consumer, Waiters
 from ..recording import Replay
 from ..wire.batching import Op
 from ..wire.persisted import packed_and_size
@@ -195,7 +195,7 @@ class Board:
         self._thread: threading.Thread | None = None
         self._loader: threading.Thread | None = None
         self._loop = _running_loop()
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._waiters = Waiters()
         self._all_done = threading.Event()
         self._last_saved = time.monotonic()
         self._finalized = False
@@ -254,19 +254,7 @@ class Board:
     async def wait(self) -> dict[str, RunState]:
         """Wait until every run ended; the states by label. A run that failed does not raise
         here: its state holds the error, and its row says so."""
-        if not self._all_done.is_set():
-            loop = asyncio.get_running_loop()
-            future: asyncio.Future[None] = loop.create_future()
-            with self._lock:
-                self._waiters.append((loop, future))
-                if self._all_done.is_set():
-                    future.set_result(None)
-            try:
-                while not future.done():
-                    await asyncio.wait((future,), timeout=WAKE_INTERVAL)
-            except BaseException:
-                self.stop()
-                raise
+        await self._waiters.wait(self._all_done.is_set, self.stop)
         return self.states()
 
     def result(self, timeout: float | None = None) -> dict[str, RunState]:
@@ -487,10 +475,7 @@ class Board:
                     # Whatever saving did, the runs have ended: waiters hear of it.
                     self._last_saved = time.monotonic()
                     self._all_done.set()
-                    with self._lock:
-                        waiters, self._waiters = self._waiters, []
-                    for loop, future in waiters:
-                        loop.call_soon_threadsafe(_resolve, future)
+                    self._waiters.release()
             return True
         if time.monotonic() - self._last_saved >= SAVE_EVERY:
             self._last_saved = time.monotonic()
@@ -556,8 +541,3 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
-
-
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)

@@ -19,7 +19,7 @@ import traitlets
 
 from ..fold.state import RunState
 from ..live.display import DisplayedOutput
-from ..live.widget import HTML_CLOSE, HTML_OPEN, LIVE_LINE, READABLE_HTML_LIMIT
+from ..live.widget import LIVE_LINE, READABLE_HTML_LIMIT, readable_html
 from ..present.compare import compare
 from ..wire.held import answer as held_answer
 from .engine import Board
@@ -192,12 +192,7 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         static = html_table(listed) + (f"<p>{html.escape(more.strip())}</p>" if more else "")
         if len(static) > READABLE_HTML_LIMIT:
             static = f'<pre class="cs-static">{html.escape(text_table(listed) + more)}</pre>'
-        rich = (
-            f'{HTML_OPEN}<div class="chunkscope-saved">'
-            f'<p style="margin:0 0 4px;opacity:0.7;font-size:12px">'
-            f"{html.escape(LIVE_LINE + age)}</p>{static}</div>{HTML_CLOSE}"
-        )
-        return plain, rich
+        return plain, readable_html(age, static)
 
     # ---------------------------------------------------------------- internals
 

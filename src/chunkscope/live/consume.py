@@ -200,6 +200,43 @@ class Channel:
             self._persisted_size = size
 
 
+class Waiters:
+    """Coroutines waiting, each on its own event loop, for something another thread ends.
+
+    The ending thread marks the end first, then calls ``release``; a waiter checks the mark
+    after it joined the list, so either it sees the end or ``release`` sees it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+
+    async def wait(self, done: Callable[[], bool], interrupted: Callable[[], None]) -> None:
+        """Return once ``done()``; ``interrupted`` runs when the wait itself is interrupted."""
+        if done():
+            return
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            self._waiting.append((loop, future))
+        if done() and not future.done():
+            future.set_result(None)
+        try:
+            # Wake a few times a second: a kernel interrupt is delivered when the loop runs,
+            # and a loop waiting on a thread's future alone may not run until the end.
+            while not future.done():
+                await asyncio.wait((future,), timeout=WAKE_INTERVAL)
+        except BaseException:
+            interrupted()
+            raise
+
+    def release(self) -> None:
+        """Wake every waiter (after marking the end)."""
+        with self._lock:
+            waiting, self._waiting = self._waiting, []
+        for loop, future in waiting:
+            loop.call_soon_threadsafe(_resolve, future)
+
+
 class Consumer:
     """Reads a source into a channel, in the background; ``wait()`` gives the final state."""
 
@@ -225,7 +262,7 @@ class Consumer:
         self._stop = threading.Event()
         self._task: asyncio.Task[None] | None = None
         self._thread: threading.Thread | None = None
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._waiters = Waiters()
         self._start = time.monotonic()
         self._last_chunk = self._start
 
@@ -261,20 +298,7 @@ class Consumer:
 
     async def wait(self) -> RunState:
         """Wait for the end; re-raise what the source raised. Interrupting the wait stops it."""
-        if not self.done:
-            loop = asyncio.get_running_loop()
-            future: asyncio.Future[None] = loop.create_future()
-            self._waiters.append((loop, future))
-            if self.done and not future.done():
-                future.set_result(None)
-            try:
-                # Wake a few times a second: a kernel interrupt is delivered when the loop
-                # runs, and a loop waiting on a thread's future alone may not run until the end.
-                while not future.done():
-                    await asyncio.wait((future,), timeout=WAKE_INTERVAL)
-            except BaseException:
-                self.stop()
-                raise
+        await self._waiters.wait(lambda: self.done, self.stop)
         if self.error is not None:
             raise self.error
         return self.channel.state
@@ -366,9 +390,7 @@ class Consumer:
             self.recorder.close()
         self.channel.close(error=error, stopped=stopped)
         self._done.set()
-        for loop, future in self._waiters:
-            loop.call_soon_threadsafe(_resolve, future)
-        self._waiters.clear()
+        self._waiters.release()
 
 
 def _resolve(future: asyncio.Future[None]) -> None:

@@ -70,6 +70,16 @@ compare it. chunkscope's pytest plugin hands these to nbval; in a sanitize file 
 written as ``regex: <pattern>`` / ``replace: <replacement>`` pairs."""
 
 
+def readable_html(age: str, static: str) -> str:
+    """A widget's ``text/html`` output: between the markers, the line that says how old the
+    run (or board) is, then ``static``."""
+    return (
+        f'{HTML_OPEN}<div class="chunkscope-saved">'
+        f'<p style="margin:0 0 4px;opacity:0.7;font-size:12px">'
+        f"{html.escape(LIVE_LINE + age)}</p>{static}</div>{HTML_CLOSE}"
+    )
+
+
 class StreamView(DisplayedOutput, anywidget.AnyWidget):
     """A live view of one agent or LLM stream.
 
@@ -227,12 +237,7 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
             if shortened or len(static) > READABLE_HTML_LIMIT:
                 static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
         plain = f"{self!r}\n{LIVE_LINE}{age}\n{transcript}"
-        rich = (
-            f'{HTML_OPEN}<div class="chunkscope-saved">'
-            f'<p style="margin:0 0 4px;opacity:0.7;font-size:12px">'
-            f"{html.escape(LIVE_LINE + age)}</p>{static}</div>{HTML_CLOSE}"
-        )
-        return plain, rich
+        return plain, readable_html(age, static)
 
     def transcript(self) -> str:
         """The run so far as deterministic text (no ids, timestamps or durations)."""
