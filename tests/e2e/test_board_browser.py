@@ -20,8 +20,9 @@ import json
 from typing import Any
 
 import pytest
+from board_page import OBSERVE_JS
 from lab import LabPage
-from streamview import wait_until
+from streamview import cell_stdout, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -78,42 +79,6 @@ print(json.dumps({
 }))
 """
 
-_OBSERVE_JS = """
-() => {
-  window.__longtasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__longtasks.push(Math.round(entry.duration));
-  }).observe({ type: 'longtask' });
-  // What the long frames spent their time on, for the record when the budget is missed.
-  window.__longframes = [];
-  new PerformanceObserver((list) => {
-    for (const f of list.getEntries()) {
-      if (f.duration <= 50) continue;
-      window.__longframes.push({
-        ms: Math.round(f.duration),
-        blockingMs: Math.round(f.blockingDuration),
-        renderingMs: Math.round(f.startTime + f.duration - f.renderStart),
-        scripts: f.scripts.map((s) => [s.invoker, s.sourceFunctionName,
-          s.sourceURL.split('/').pop() + ':' + s.sourceCharPosition,
-          Math.round(s.duration) + ' ms',
-          'forced layout ' + Math.round(s.forcedStyleAndLayoutDuration) + ' ms'].join(' ')),
-      });
-    }
-  }).observe({ type: 'long-animation-frame' });
-  // When the board's rows change: one timestamp per animation frame that changed them.
-  window.__rowDraws = [];
-  const watch = () => {
-    const canvas = document.querySelector('.cs-board .cs-board-canvas');
-    if (!canvas) { requestAnimationFrame(watch); return; }
-    new MutationObserver(() => {
-      const now = performance.now();
-      const last = window.__rowDraws[window.__rowDraws.length - 1];
-      if (last === undefined || now - last > 8) window.__rowDraws.push(now);
-    }).observe(canvas, { subtree: true, childList: true, characterData: true, attributes: true });
-  };
-  watch();
-}
-"""
 
 # Every row's cells, read by scrolling the windowed table from top to bottom.
 _READ_ROWS_JS = """
@@ -147,20 +112,11 @@ def _write_measured(lab: LabPage) -> None:
     target.write_text(json.dumps(MEASURED, indent=1))
 
 
-def _stdout(lab: LabPage, index: int) -> str:
-    cells = lab.outputs()
-    return "".join(
-        "".join(output.get("text", ""))
-        for output in (cells[index] or [])
-        if output.get("output_type") == "stream"
-    )
-
-
 def test_a_hundred_runs_stream_into_one_board_with_nothing_lost(lab: LabPage) -> None:
     path = lab.new_notebook([PACED, START_BOARD, CHECK_KERNEL], "board-hundred")
     lab.open(path)
     assert lab.run_cell(0), "the setup cell failed"
-    lab.page.evaluate(_OBSERVE_JS)
+    lab.page.evaluate(OBSERVE_JS)
     assert lab.run_cell(1, timeout_s=60), "the board's cell failed"
     lab.page.locator(f"{BOARD} .cs-brow").first.wait_for(timeout=30_000)
     started = lab.page.evaluate("() => performance.now()")
@@ -180,7 +136,7 @@ def test_a_hundred_runs_stream_into_one_board_with_nothing_lost(lab: LabPage) ->
     )
 
     assert lab.run_cell(2, timeout_s=120), "waiting for the board failed"
-    kernel = json.loads(_stdout(lab, 2))
+    kernel = json.loads(cell_stdout(lab, 2))
     assert kernel == {"equal": 100, "statuses": ["finished"]}
     lab.page.wait_for_function(
         "() => /finished 100\\b/.test(document.querySelector('.cs-board .cs-board-counts')"
@@ -262,10 +218,10 @@ def test_two_thousand_recorded_runs_sort_and_filter_without_a_long_task(lab: Lab
     path = lab.new_notebook([RECORDED, LOAD_RECORDED, WAIT_RECORDED], "board-recorded")
     lab.open(path)
     assert lab.run_cell(0, timeout_s=120), "writing the recordings failed"
-    lab.page.evaluate(_OBSERVE_JS)
+    lab.page.evaluate(OBSERVE_JS)
     assert lab.run_cell(1, timeout_s=60)
     assert lab.run_cell(2, timeout_s=240), "loading the recordings failed"
-    kernel = json.loads(_stdout(lab, 2))
+    kernel = json.loads(cell_stdout(lab, 2))
     assert kernel["runs"] == 2000 and kernel["statuses"] == ["finished"]
     lab.page.wait_for_function(
         "() => /finished 2,000\\b/.test(document.querySelector('.cs-board .cs-board-counts')"

@@ -1,0 +1,44 @@
+"""Watching a board of runs in a JupyterLab page: what its browser tests and its benchmark
+measure from inside the page."""
+
+from __future__ import annotations
+
+#: Installs, in the page, the record of long tasks (``window.__longtasks``), of what long
+#: frames spent their time on (``window.__longframes``) and of the animation frames in which
+#: the board's rows changed (``window.__rowDraws``).
+OBSERVE_JS = """
+() => {
+  window.__longtasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longtasks.push(Math.round(entry.duration));
+  }).observe({ type: 'longtask' });
+  // What the long frames spent their time on, for the record when the budget is missed.
+  window.__longframes = [];
+  new PerformanceObserver((list) => {
+    for (const f of list.getEntries()) {
+      if (f.duration <= 50) continue;
+      window.__longframes.push({
+        ms: Math.round(f.duration),
+        blockingMs: Math.round(f.blockingDuration),
+        renderingMs: Math.round(f.startTime + f.duration - f.renderStart),
+        scripts: f.scripts.map((s) => [s.invoker, s.sourceFunctionName,
+          s.sourceURL.split('/').pop() + ':' + s.sourceCharPosition,
+          Math.round(s.duration) + ' ms',
+          'forced layout ' + Math.round(s.forcedStyleAndLayoutDuration) + ' ms'].join(' ')),
+      });
+    }
+  }).observe({ type: 'long-animation-frame' });
+  // When the board's rows change: one timestamp per animation frame that changed them.
+  window.__rowDraws = [];
+  const watch = () => {
+    const canvas = document.querySelector('.cs-board .cs-board-canvas');
+    if (!canvas) { requestAnimationFrame(watch); return; }
+    new MutationObserver(() => {
+      const now = performance.now();
+      const last = window.__rowDraws[window.__rowDraws.length - 1];
+      if (last === undefined || now - last > 8) window.__rowDraws.push(now);
+    }).observe(canvas, { subtree: true, childList: true, characterData: true, attributes: true });
+  };
+  watch();
+}
+"""
