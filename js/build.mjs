@@ -15,61 +15,37 @@ checkVersion();
 
 const outdir = new URL("../src/chunkscope/static/", import.meta.url).pathname;
 
-await esbuild.build({
-  entryPoints: { widget: "src/widget.ts" },
+const scripts = {
   bundle: true,
-  format: "esm",
   minify: true,
   sourcemap: false,
   target: ["es2022"],
   outdir,
   tsconfig: "tsconfig.json",
   logLevel: "info",
-});
+};
 
+// The anywidget modules of StreamView and RunBoard, each bundled whole (anywidget imports
+// one file from a blob URL, so nothing is split out).
 await esbuild.build({
-  entryPoints: { widget: "src/styles.css" },
-  bundle: true,
-  minify: true,
-  outdir,
-  logLevel: "info",
-});
-
-await esbuild.build({
-  entryPoints: { board: "src/board.ts" },
-  bundle: true,
+  ...scripts,
+  entryPoints: { widget: "src/widget.ts", board: "src/board.ts" },
   format: "esm",
-  minify: true,
-  sourcemap: false,
-  target: ["es2022"],
-  outdir,
-  tsconfig: "tsconfig.json",
-  logLevel: "info",
 });
 
+// A classic script: the standalone page inlines it, and an inline module would gain nothing.
 await esbuild.build({
-  entryPoints: { board: "src/board.css" },
-  bundle: true,
-  minify: true,
-  outdir,
-  logLevel: "info",
-});
-
-await esbuild.build({
+  ...scripts,
   entryPoints: { standalone: "src/standalone.ts" },
-  bundle: true,
-  // A classic script: the page inlines it, and an inline module would gain nothing.
   format: "iife",
-  minify: true,
-  sourcemap: false,
-  target: ["es2022"],
-  outdir,
-  tsconfig: "tsconfig.json",
-  logLevel: "info",
 });
 
 await esbuild.build({
-  entryPoints: { standalone: "src/standalone.css" },
+  entryPoints: {
+    widget: "src/styles.css",
+    board: "src/board.css",
+    standalone: "src/standalone.css",
+  },
   bundle: true,
   minify: true,
   outdir,
