@@ -150,6 +150,24 @@ class AnywidgetBatched(AnywidgetMessage):
             self.widget.send({"text": "".join(buffer)})
 
 
+RAW_COMM_TARGET = "chunkscope_bench_raw"
+"""The comm target the page registers for ``RawComm`` (see measure.py)."""
+
+
+class RawComm(Approach):
+    """One comm message per delta on a bare comm (no widget): the channel's floor. The page
+    registers the target with its kernel connection and appends each text to a text node."""
+
+    def setup(self) -> None:
+        import comm
+
+        self.comm = comm.create_comm(target_name=RAW_COMM_TARGET)
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        for delta in deltas:
+            self.comm.send({"text": delta})
+
+
 def mastra_text_chunks(
     deltas: Iterable[str], run_id: str = "bench-run"
 ) -> Iterator[dict[str, Any]]:
@@ -241,6 +259,7 @@ class ChunkscopeAgent(ChunkscopeText):
 
 #: Every approach by its row label, in the order the report lists them.
 APPROACHES: dict[str, type[Approach]] = {
+    "raw-comm": RawComm,
     "print": Print,
     "display-markdown": DisplayMarkdown,
     "ipywidgets-html": HtmlWidget,

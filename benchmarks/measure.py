@@ -10,12 +10,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from approaches import RAW_COMM_TARGET
 from lab import IOPUB_WARNINGS, LabPage, LabPageError, LabServer, LabServerError
 from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from probe import PROBE_JS, SocketCounter, heap_used_mb, percentile
-from stream_text import END_MARKER, STAMP_PATTERN, alnum_count, expected_alnum
+from stream_text import END_MARKER, FIRST_WORD, STAMP_PATTERN, alnum_count, expected_alnum
 
 # A view must exist before the timed cell sends to it (messages to a missing view are lost).
 READY_SELECTOR = {
@@ -24,7 +25,26 @@ READY_SELECTOR = {
     "anywidget-trait": ".bench-view",
     "anywidget-message": ".bench-view",
     "anywidget-batched-33ms": ".bench-view",
+    "raw-comm": ".bench-raw",
 }
+
+#: The page's handler of the raw-comm approach: a comm target registered with the kernel
+#: connection itself (no widget manager), appending each message's text to one text node.
+RAW_COMM_TARGET_JS = """
+async (target) => {
+  const context = window.jupyterapp.shell.currentWidget.sessionContext;
+  await context.ready;
+  context.session.kernel.registerCommTarget(target, (comm) => {
+    const area = document.querySelector('.jp-Notebook .jp-Cell .jp-Cell-outputArea');
+    const pre = document.createElement('pre');
+    pre.className = 'bench-raw';
+    const node = document.createTextNode('');
+    pre.appendChild(node);
+    area.appendChild(pre);
+    comm.onMsg = (msg) => { node.appendData(msg.content.data.text); };
+  });
+}
+"""
 
 #: The run is over without the end marker when nothing arrived or changed for this long.
 QUIET_S = 3.0
@@ -58,6 +78,8 @@ class RunResult:
     outcome: str
     #: Seconds from running the cell until the end marker was on screen.
     visible_s: float | None = None
+    #: Seconds from running the cell until the first word of the text was on screen.
+    first_s: float | None = None
     #: Whether the server said "IOPub message/data rate exceeded".
     iopub_warning: bool = False
     #: Letters and digits shown / letters and digits in the complete text (1.0 = nothing lost).
@@ -69,6 +91,12 @@ class RunResult:
     lag_p50_ms: float | None = None
     lag_p95_ms: float | None = None
     lag_count: int | None = None
+    #: Where the lag went, medians in ms: kernel to the page's websocket (the kernel's own
+    #: pacing, ZeroMQ, the server), websocket to the DOM (the page's message handling and
+    #: drawing), and DOM to painted (waiting for the frame).
+    lag_wire_ms: float | None = None
+    lag_page_ms: float | None = None
+    lag_paint_ms: float | None = None
     #: Longest main-thread task during the run (PerformanceObserver "longtask", ≥ 50 ms).
     longest_task_ms: float | None = None
     #: Live JS heap after the run and a forced garbage collection, in MB.
@@ -136,6 +164,8 @@ def _fill_from_page(result: RunResult, lab: LabPage, scenario: Scenario) -> None
     data: dict[str, Any] = lab.page.evaluate("() => window.__bench.finish()")
     if data["visibleMs"] is not None:
         result.visible_s = data["visibleMs"] / 1000
+    if data["firstMs"] is not None:
+        result.first_s = data["firstMs"] / 1000
     text: str = data["text"]
     result.iopub_warning = result.iopub_warning or any(w in text for w in IOPUB_WARNINGS)
     shown = alnum_count(_WARNING_BLOCK.sub("", text))
@@ -146,6 +176,10 @@ def _fill_from_page(result: RunResult, lab: LabPage, scenario: Scenario) -> None
         result.lag_p50_ms = percentile(lags, 0.5)
         result.lag_p95_ms = percentile(lags, 0.95)
         result.lag_count = len(lags)
+        parts: list[list[float | None]] = data["parts"]
+        for index, name in enumerate(("lag_wire_ms", "lag_page_ms", "lag_paint_ms")):
+            values = [p[index] for p in parts if p[index] is not None]
+            setattr(result, name, percentile([float(v) for v in values if v is not None], 0.5))
 
 
 def measure_run(
@@ -172,6 +206,8 @@ def measure_run(
     try:
         lab.open(path)
         kernel_id = lab.kernel_id()
+        if approach == "raw-comm":
+            page.evaluate(RAW_COMM_TARGET_JS, RAW_COMM_TARGET)
         if not lab.run_cell(0, timeout_s=120) or lab.has_error_output():
             result.error = "setup cell failed: " + lab.outputs_text()[-2000:]
             return result
@@ -179,8 +215,8 @@ def measure_run(
             lab.wait_for(READY_SELECTOR[approach], timeout_s=60, state="attached")
         log_mark = server.log_size()
         page.evaluate(
-            "([marker, stamps]) => window.__bench.arm(marker, stamps)",
-            [END_MARKER, STAMP_PATTERN if scenario.rate is not None else None],
+            "([marker, stamps, first]) => window.__bench.arm(marker, stamps, first)",
+            [END_MARKER, STAMP_PATTERN if scenario.rate is not None else None, FIRST_WORD],
         )
         frames0, bytes0 = counter.snapshot()
         started = time.monotonic()

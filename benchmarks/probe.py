@@ -1,10 +1,13 @@
 """What the benchmark measures inside the page and on the websocket.
 
 The page side is a script installed before JupyterLab loads: a ``longtask`` observer from the
-start, and, once armed, a MutationObserver on the notebook that, at the next animation frame
-after a change, looks for the end marker and for send-time stamps not seen before (the
-kernel and the browser share the machine's clock, so ``now - stamp`` is the delta-to-screen
-lag).
+start, a reader of the kernel websocket's frames, and, once armed, a MutationObserver on the
+notebook that reads the text each change adds, looking for the end marker and for send-time
+stamps not seen before. A change counts as shown when the frame that draws it is painted: at
+the first task after that frame's rendering (so a view that draws in an animation frame
+callback is counted in that frame, not the next). The kernel and the browser share the
+machine's clock, so ``painted - stamp`` is the delta-to-screen lag, and the stamp's arrival
+on the websocket and in the DOM split it into kernel and wire, page handling, and painting.
 """
 
 from __future__ import annotations
@@ -24,37 +27,107 @@ window.__bench = (() => {
     }).observe({ type: 'longtask', buffered: true });
   } catch (e) { /* no longtask support: the column stays empty */ }
 
+  const wallNow = () => performance.timeOrigin + performance.now();
+
+  // "Painted" means: the first task after the rendering update that drew the change. A task
+  // posted on a MessageChannel runs after the current frame's rendering, so a change made
+  // inside an animation frame callback (where views that batch their drawing make it) is
+  // counted in that frame, and a change made in any other task in the next one.
+  let frameOpen = false;
+  const frameEnd = new MessageChannel();
+  frameEnd.port1.onmessage = () => { frameOpen = false; };
+  const nativeRaf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => nativeRaf((time) => {
+    if (!frameOpen) { frameOpen = true; frameEnd.port2.postMessage(0); }
+    callback(time);
+  });
+
   let s = null;
+  const painted = new MessageChannel();
+  let paintAsked = false;
+  painted.port1.onmessage = () => {
+    paintAsked = false;
+    const now = wallNow();
+    for (const [stamp, wsAt, domAt] of s.changed) {
+      s.lags.push(now - stamp);
+      s.parts.push([wsAt === undefined ? null : wsAt - stamp,
+                    wsAt === undefined ? null : domAt - wsAt, now - domAt]);
+    }
+    s.changed = [];
+    if (s.found === null && s.markerSeen) s.found = performance.now();
+    if (s.firstShown === null && s.firstSeen) s.firstShown = performance.now();
+  };
+  const askPaint = () => {
+    if (paintAsked) return;
+    paintAsked = true;
+    if (frameOpen) painted.port2.postMessage(0);
+    else nativeRaf(() => painted.port2.postMessage(0));
+  };
+  const scan = (text) => {
+    if (!s.markerSeen && text.includes(s.marker)) s.markerSeen = true;
+    if (!s.firstSeen && text.includes(s.first)) s.firstSeen = true;
+    if (s.stamps === null) return;
+    const now = wallNow();
+    for (const m of text.matchAll(s.stamps)) {
+      if (!s.seen.has(m[1])) {
+        s.seen.add(m[1]);
+        s.changed.push([parseFloat(m[1]), s.wsSeen.get(m[1]), now]);
+      }
+    }
+  };
+  // Only the text a change added is read: the new nodes, and the grown end of a text node.
+  const onMutations = (records) => {
+    s.lastMutation = performance.now();
+    for (const r of records) {
+      if (r.type === 'characterData') {
+        const data = r.target.data, old = r.oldValue || '';
+        scan(data.startsWith(old) ? data.slice(Math.max(0, old.length - 40)) : data);
+      } else {
+        for (const node of r.addedNodes) scan(node.textContent || '');
+      }
+    }
+    askPaint();
+  };
+
+  // When each stamp reached the page: the kernel websocket's frames are read as they arrive.
+  const decoder = new TextDecoder();
+  const wsPattern = /(?:\u27e6|\\u27e6)(\d{13}\.\d)(?:\u27e7|\\u27e7)/g;
+  const onSocketMessage = (event) => {
+    if (s === null || s.stamps === null) return;
+    const data = event.data;
+    const text = typeof data === 'string' ? data
+      : data instanceof ArrayBuffer ? decoder.decode(data) : '';
+    const now = wallNow();
+    for (const m of text.matchAll(wsPattern)) if (!s.wsSeen.has(m[1])) s.wsSeen.set(m[1], now);
+  };
+  const NativeSocket = window.WebSocket;
+  window.WebSocket = class extends NativeSocket {
+    constructor(...args) {
+      super(...args);
+      const kernel = String(args[0]).includes('/api/kernels/');
+      if (kernel) this.addEventListener('message', onSocketMessage);
+    }
+  };
+
   const outputsText = () => {
     const parts = [];
     for (const n of s.root.querySelectorAll('.jp-Cell-outputArea')) parts.push(n.textContent);
     return parts.join('\n');
   };
-  const check = () => {
-    s.pending = false;
-    const now = performance.timeOrigin + performance.now();
-    const text = outputsText();
-    s.checks += 1;
-    if (s.stamps) {
-      for (const m of text.matchAll(s.stamps)) {
-        if (!s.seen.has(m[1])) { s.seen.add(m[1]); s.lags.push(now - parseFloat(m[1])); }
-      }
-    }
-    if (s.found === null && text.includes(s.marker)) s.found = performance.now();
-  };
   return {
-    arm(marker, stampPattern) {
+    arm(marker, stampPattern, first) {
       const panel = window.jupyterapp.shell.currentWidget;
       s = {
-        root: panel.content.node, marker, found: null, t0: performance.now(),
+        root: panel.content.node, marker, found: null, t0: performance.now(), markerSeen: false,
+        first, firstSeen: false, firstShown: null,
         stamps: stampPattern ? new RegExp(stampPattern, 'g') : null,
-        seen: new Set(), lags: [], checks: 0, pending: false, lastMutation: performance.now(),
+        seen: new Set(), wsSeen: new Map(), changed: [], lags: [], parts: [],
+        lastMutation: performance.now(),
       };
-      s.observer = new MutationObserver(() => {
-        s.lastMutation = performance.now();
-        if (!s.pending) { s.pending = true; requestAnimationFrame(check); }
+      s.observer = new MutationObserver(onMutations);
+      s.observer.observe(s.root, {
+        subtree: true, childList: true, characterData: true, characterDataOldValue: true,
       });
-      s.observer.observe(s.root, { subtree: true, childList: true, characterData: true });
     },
     status() {
       const now = performance.now();
@@ -66,7 +139,9 @@ window.__bench = (() => {
       const during = longtasks.filter(([start]) => start >= s.t0 && start <= end);
       return {
         visibleMs: s.found === null ? null : s.found - s.t0,
+        firstMs: s.firstShown === null ? null : s.firstShown - s.t0,
         lags: s.lags,
+        parts: s.parts,
         longestTaskMs: during.reduce((m, [, d]) => Math.max(m, d), 0),
         longTasks: during.length,
         text: outputsText(),

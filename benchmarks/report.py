@@ -15,11 +15,15 @@ END = "<!-- results:end -->"
 
 _NUMERIC = (
     "visible_s",
+    "first_s",
     "delivered",
     "ws_frames",
     "ws_bytes",
     "lag_p50_ms",
     "lag_p95_ms",
+    "lag_wire_ms",
+    "lag_page_ms",
+    "lag_paint_ms",
     "longest_task_ms",
     "heap_mb",
     "notebook_bytes",
@@ -52,6 +56,14 @@ def summarize(runs: list[RunResult]) -> list[dict[str, Any]]:
             row[key] = _median([getattr(r, key) for r in group])
         # Time to the last token only means something for runs that showed it.
         row["visible_s"] = _median([r.visible_s for r in finished])
+        row["first_s"] = _median([r.first_s for r in finished])
+        row["first_to_last_s"] = _median(
+            [
+                r.visible_s - r.first_s
+                for r in finished
+                if r.visible_s is not None and r.first_s is not None
+            ]
+        )
         rows.append(row)
     return rows
 
@@ -82,9 +94,12 @@ def _visible(row: dict[str, Any], cap_s: float) -> str:
 
 
 def _table(rows: list[dict[str, Any]], cap_s: float, paced: bool) -> list[str]:
-    head = ["approach", "last token visible (s)", "IOPub warning", "delivered"]
+    head = ["approach", "last token visible (s)"]
+    if not paced:
+        head += ["first token visible (s)", "first → last (s)"]
+    head += ["IOPub warning", "delivered"]
     if paced:
-        head += ["lag p50 (ms)", "lag p95 (ms)"]
+        head += ["lag p50 (ms)", "lag p95 (ms)", "kernel → page / page → DOM / → painted (ms)"]
     head += ["WS frames", "WS MB", "longest task (ms)", "JS heap (MB)", ".ipynb (KB)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
@@ -92,11 +107,16 @@ def _table(rows: list[dict[str, Any]], cap_s: float, paced: bool) -> list[str]:
         cells = [
             row["approach"],
             _visible(row, cap_s),
+        ]
+        if not paced:
+            cells += [_fmt(row["first_s"], 3), _fmt(row["first_to_last_s"], 3)]
+        cells += [
             warned,
             _fmt(row["delivered"], 1, 100) + ("" if row["delivered"] is None else " %"),
         ]
         if paced:
-            cells += [_fmt(row["lag_p50_ms"], 1), _fmt(row["lag_p95_ms"], 1)]
+            split = [_fmt(row[k], 1) for k in ("lag_wire_ms", "lag_page_ms", "lag_paint_ms")]
+            cells += [_fmt(row["lag_p50_ms"], 1), _fmt(row["lag_p95_ms"], 1), " / ".join(split)]
         cells += [
             _fmt(row["ws_frames"], 0),
             _fmt(row["ws_bytes"], 2, 1e-6),

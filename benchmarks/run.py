@@ -1,6 +1,6 @@
 """Side-by-side streaming benchmark in a real JupyterLab and headless Chromium.
 
-    .venv/bin/python benchmarks/run.py            # full: 1k/10k/100k bursts + paced, 3 runs each
+    .venv/bin/python benchmarks/run.py            # full: 1k/10k/100k/1M bursts + paced, 3 runs each
     .venv/bin/python benchmarks/run.py --quick    # one run, small N: a fast check
 
 Writes benchmarks/results.json and the generated block of benchmarks/README.md.
@@ -35,6 +35,7 @@ FULL = [
     Scenario("1k", 1_000, None),
     Scenario("10k", 10_000, None),
     Scenario("100k", 100_000, None),
+    Scenario("1M", 1_000_000, None),
     Scenario("paced", 1_000, 100.0),
 ]
 QUICK = [Scenario("1k", 1_000, None), Scenario("10k", 10_000, None), Scenario("paced", 200, 100.0)]
@@ -48,7 +49,7 @@ def _parse_args() -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, help="runs per cell (default 3, quick 1)")
     parser.add_argument("--cap", type=float, help="seconds a cell may take (default 30, quick 20)")
     parser.add_argument("--approaches", help=f"comma-separated subset of: {', '.join(APPROACHES)}")
-    parser.add_argument("--scenarios", help="comma-separated subset of: 1k, 10k, 100k, paced")
+    parser.add_argument("--scenarios", help="comma-separated subset of: 1k, 10k, 100k, 1M, paced")
     parser.add_argument(
         "--out", type=Path, default=BENCH, help="folder for README.md and results.json"
     )

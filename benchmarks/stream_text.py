@@ -15,6 +15,10 @@ from collections.abc import Iterator
 #: The last delta of every stream; a page probe reports the moment it becomes visible.
 END_MARKER = "ZQXENDOFSTREAMZQX"
 
+#: The first word of every stream (its first delta is a heading's "## "): the probe reports
+#: when it becomes visible. No view shows it before the text does.
+FIRST_WORD = "Section"
+
 #: Pattern of the send-time stamp a paced delta carries: ``⟦<epoch ms with one decimal>⟧``.
 STAMP_PATTERN = r"⟦(\d{13}\.\d)⟧"
 
