@@ -29,6 +29,7 @@ class Browser:
         self.parts: dict[str, dict[str, Any]] = {}
         self.bytes = 0
         self.gaps = 0
+        self.synced: list[int] = []
 
     def send_batch(self, seq: int, ops: list[dict[str, Any]]) -> None:
         with self.lock:
@@ -52,6 +53,10 @@ class Browser:
             self.snapshots += 1
             self.seq = snapshot["seq"]
             self.parts = {p["id"]: dict(p) for p in snapshot["parts"]}
+
+    def send_synced(self, seq: int) -> None:
+        with self.lock:
+            self.synced.append(seq)
 
     def persist(self, snapshot: dict[str, Any]) -> None:
         self.persisted.append(json.loads(json.dumps(snapshot)))
@@ -97,6 +102,58 @@ def test_a_slow_stream_gets_each_delta_at_once() -> None:
     _, browser, _ = run(slow())
     deltas = [b for b in browser.batches if any(op["op"] == "append" for op in b[2])]
     assert len(deltas) == 8  # one batch per delta: nothing waits for a timer
+
+
+def paced(chunks: list[dict[str, Any]], rate: float) -> Iterator[dict[str, Any]]:
+    start = time.monotonic()
+    for index, chunk in enumerate(chunks):
+        time.sleep(max(0.0, start + index / rate - time.monotonic()))
+        yield chunk
+
+
+def test_a_model_typing_at_100_tokens_a_second_is_sent_token_by_token() -> None:
+    # Above the channel's old fixed 60 batches/s, below the measured pressure rate.
+    chunks = list(cs.demo.text_stream(120))
+    _, browser, _ = run(paced(chunks, 100.0))
+    appends = [b for b in browser.batches if any(op["op"] == "append" for op in b[2])]
+    deltas = sum(1 for c in chunks if c["type"] == "text-delta")
+    assert len(appends) >= deltas - 2  # a scheduling hiccup may join two, not a timer
+
+
+def test_a_view_displayed_before_its_run_is_sent_batches_without_waiting_for_ready() -> None:
+    state = cs.RunState()
+    browser = Browser()
+    channel = Channel(state, browser)
+    channel.expect_view()
+    consumer = Consumer(paced(list(cs.demo.text_stream(40)), 400.0), channel)
+    consumer.start()
+    consumer.result(timeout=60)
+    channel.join(5)
+    assert browser.snapshots == 0, "nothing was folded before the view, so no snapshot"
+    assert browser.text() == state.full_text and browser.gaps == 0
+    # The page says it holds the last batch: the answer is "synced", not the run again.
+    channel.ready(have=browser.seq)
+    assert browser.synced == [browser.seq] and browser.snapshots == 0
+    # A page that holds nothing (a reload, a second page) gets a snapshot.
+    channel.ready(have=0)
+    assert browser.snapshots == 1
+
+
+def test_a_view_displayed_after_its_run_began_gets_what_came_before_as_a_snapshot() -> None:
+    state = cs.RunState()
+    browser = Browser()
+    channel = Channel(state, browser)
+    chunks = list(cs.demo.text_stream(30))
+    for chunk in chunks[:10]:
+        channel.fold(chunk)
+    channel.expect_view()
+    assert browser.snapshots == 1 and browser.seq == 0
+    channel.start()
+    for chunk in chunks[10:]:
+        channel.fold(chunk)
+    channel.close()
+    channel.join(5)
+    assert browser.text() == state.full_text and browser.gaps == 0
 
 
 def test_a_view_that_arrives_mid_stream_gets_everything_once() -> None:

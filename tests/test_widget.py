@@ -332,6 +332,45 @@ def test_display_updates_the_bundle_in_place_at_each_persist_and_at_the_end(
     assert "the run as it ended" in final["text/html"]
 
 
+def _pretend_a_kernel_displays(monkeypatch: pytest.MonkeyPatch) -> None:
+    import IPython
+    import IPython.display
+
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
+    monkeypatch.setattr(IPython.display, "display", lambda data, **kw: None)
+    monkeypatch.setattr(IPython.display, "update_display", lambda data, **kw: None)
+
+
+def test_a_displayed_view_is_sent_its_run_before_its_page_says_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _pretend_a_kernel_displays(monkeypatch)
+    view = Captured(title="early")
+    view.display_once()
+    view.start(cs.demo.stream(speed=0)).result(timeout=30)
+    batches = [m for m in view.sent if m["kind"] == "batch"]
+    assert batches and [m["seq"] for m in batches] == list(range(1, len(batches) + 1))
+    assert all(m["kind"] == "batch" for m in view.sent), "no snapshot: nothing came before"
+    # The page applied every batch: the kernel says so instead of sending the run again.
+    view._on_front_end_message(view, {"kind": "ready", "have": batches[-1]["seq"]}, [])
+    assert view.sent[-1] == {"kind": "synced", "seq": batches[-1]["seq"]}
+    # A page that holds nothing gets the run.
+    view._on_front_end_message(view, {"kind": "ready", "have": 0}, [])
+    assert view.sent[-1]["kind"] == "snapshot"
+
+
+def test_a_view_displayed_after_its_run_began_is_sent_what_came_before_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _pretend_a_kernel_displays(monkeypatch)
+    view = Captured(cs.demo.stream(speed=0), title="late")
+    view.result(timeout=30)
+    assert view.sent == [], "not displayed, no page: nothing is sent"
+    view.display_once()
+    assert view.sent[0]["kind"] == "snapshot"
+    assert view.sent[0]["snapshot"]["run"]["status"] == "finished"
+
+
 def test_a_run_with_long_static_html_shows_its_transcript_as_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -170,10 +170,21 @@ function entryFor(model: WidgetModel): ModelEntry {
   return entry;
 }
 
+/** Tell the kernel this page is here, and which batch it holds when it has followed them
+ * from the first (the kernel then answers `synced` rather than with a snapshot). */
+function sayReady(entry: ModelEntry): void {
+  entry.send({ kind: "ready", have: entry.store.get().seq });
+}
+
 function initialize({ model }: InitializeProps<Model>): () => void {
   const entry = entryFor(model);
-  entry.send({ kind: "ready" });
-  return () => entry.dispose();
+  // Batches the kernel sent before this module loaded are delivered right after this call
+  // returns: say ready once they are applied, so that the answer need not repeat them.
+  const timer = setTimeout(() => sayReady(entry), 0);
+  return () => {
+    clearTimeout(timer);
+    entry.dispose();
+  };
 }
 
 /**
@@ -182,7 +193,7 @@ function initialize({ model }: InitializeProps<Model>): () => void {
  */
 function render({ model, el }: RenderProps<Model>): () => void {
   const entry = entryFor(model);
-  if (!entry.store.get().snapshotSeen) entry.send({ kind: "ready" });
+  if (!entry.store.get().snapshotSeen) sayReady(entry);
   return entry.views.place(el, () =>
     mountApp(el, {
       store: entry.store,

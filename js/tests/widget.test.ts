@@ -51,6 +51,7 @@ class FakeModel implements AnyModel<Model> {
 }
 
 const frame = () => new Promise((resolve) => setTimeout(resolve, 40));
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const signal = new AbortController().signal;
 const experimental = { invoke: () => Promise.reject(new Error("unused")) };
 const host = {
@@ -76,9 +77,13 @@ describe("widget", () => {
   it("says ready, applies the kernel's messages, and every view shows the same run", async () => {
     const model = new FakeModel();
     initialize(model);
-    expect(model.sent).toEqual([{ kind: "ready" }]);
     const first = render(model);
-    expect(model.sent).toEqual([{ kind: "ready" }, { kind: "ready" }]);
+    expect(model.sent).toEqual([{ kind: "ready", have: 0 }]);
+    await tick();
+    expect(model.sent).toEqual([
+      { kind: "ready", have: 0 },
+      { kind: "ready", have: 0 },
+    ]);
 
     model.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "Hello" })], { seq: 1 })));
     model.receive(batch(2, { op: "append", id: "t", field: "text", text: " world", t: 10 }));
@@ -90,6 +95,27 @@ describe("widget", () => {
     first.cleanup();
     second.cleanup();
     expect(first.el.children).toHaveLength(0);
+  });
+
+  it("draws batches sent before it said ready, and takes `synced` as the kernel's answer", async () => {
+    const model = new FakeModel();
+    initialize(model);
+    // A view displayed before its run began is sent batches at once; they reach the module
+    // right after it is initialized, before its ready goes out.
+    model.receive(batch(1, { op: "add", part: part("text", { id: "t", text: "Hel" }) }));
+    model.receive(batch(2, { op: "append", id: "t", field: "text", text: "lo", t: 3 }));
+    const view = render(model);
+    await tick();
+    expect(model.sent.at(-1)).toEqual({ kind: "ready", have: 2 });
+    model.receive({ kind: "synced", seq: 2 });
+    model.receive(batch(3, { op: "append", id: "t", field: "text", text: " world", t: 4 }));
+    await frame();
+    expect(textOf(view.el, "t")).toContain("Hello world");
+    expect(model.sent.some((up) => up.kind === "resync")).toBe(false);
+    // A kernel ahead of the page means a batch was lost: the page asks for a snapshot.
+    model.receive({ kind: "synced", seq: 5 });
+    expect(model.sent.at(-1)).toEqual({ kind: "resync", have: 3 });
+    view.cleanup();
   });
 
   it("shows a saved run from the snapshot trait with no kernel", () => {

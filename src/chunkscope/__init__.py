@@ -57,9 +57,10 @@ def show(source: _Any, *, title: str = "", display: bool = True, **options: _Any
     ``source`` is an iterable or async iterable of chunks (Mastra chunk dicts or models, or a
     foreign format the adapters recognise), a ``replay(...)``, or the path of a ``.jsonl``
     recording. The cell returns at once; ``await view.wait()`` (or ``await view``) gives the
-    final ``RunState``. Options: ``max_rate`` (batches per second under load, default 60),
-    ``record`` (a path to record the run to), ``include_transient``, ``idle_timeout``
-    (seconds), ``adapter`` ("auto", a format name, or None).
+    final ``RunState``. Options: ``max_rate`` (batches per second while chunks arrive faster
+    than 250 a second, default 60; slower chunks are sent one by one), ``record`` (a path to
+    record the run to), ``include_transient``, ``idle_timeout`` (seconds), ``adapter``
+    ("auto", a format name, or None).
     """
     view = StreamView(source, title=title, **options)
     if display:

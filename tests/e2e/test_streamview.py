@@ -259,6 +259,26 @@ def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPag
     assert not lab.console_errors, lab.console_errors
 
 
+def test_a_run_shown_and_awaited_in_one_cell_is_live_while_the_cell_runs(lab: LabPage) -> None:
+    # The kernel reads no message from the page while a cell runs, so the view's "ready"
+    # waits until the cell ends: the run must reach the page without it.
+    cell = (
+        "import chunkscope as cs\n"
+        "view = cs.show(cs.demo.stream(speed=0.1), title='demo')\n"
+        "state = await view.wait()\n"
+        "print('ended', state.status)"
+    )
+    lab.open(lab.new_notebook([cell], "one-cell"))
+    lab.run_cell(0, wait=False)
+    live = wait_view(lab, lambda v: "Let me check" in v.text, "the first text while the cell runs")
+    assert not lab.run_finished(), "the cell ended before the view showed any text"
+    assert live.status == "running"
+    assert lab.wait_run(timeout_s=90), "the cell that awaits the run failed"
+    end = wait_status(lab, "finished")
+    assert letters(end.text) == rendered_letters(demo_text())
+    assert not lab.console_errors, lab.console_errors
+
+
 #: Marks the view's element, so that a test can tell the same element from a new one.
 _MARK_VIEW_JS = "() => { document.querySelector('.chunkscope').dataset.testMark = 'first'; }"
 #: How many views the page holds, and whether the one there is the marked one.

@@ -165,6 +165,24 @@ export function applyDown(
     next.liveAnchor = receivedAt;
     return next;
   }
+  if (msg.kind === "synced") {
+    // The kernel's answer to a page that followed every batch from the first: the batches
+    // sent before it have arrived, so this page holds batch `seq`; anything else means one
+    // was lost on the way.
+    if (typeof msg.seq !== "number") {
+      note(state, `synced without a numeric seq: ${preview(msg)}`);
+      return bump(state);
+    }
+    state.snapshotSeen = true;
+    if (msg.seq !== state.seq && !state.needsResync) {
+      state.needsResync = true;
+      note(
+        state,
+        `the kernel is at batch ${msg.seq}, this page at ${state.seq}: asking for a snapshot`,
+      );
+    }
+    return bump(state);
+  }
   if (msg.kind === "batch") {
     if (state.needsResync) return state;
     if (typeof msg.seq !== "number" || !Array.isArray(msg.ops)) {

@@ -491,6 +491,17 @@ export interface SnapshotMessage {
 }
 
 /**
+ * Kernel → front end: the answer to `ready` from a page that has followed the batches
+ * from the first one (a view displayed before its run started gets batches at once, without
+ * waiting for `ready`): it holds batch `seq` once the batches already on the way arrive,
+ * and no snapshot is needed.
+ */
+export interface SyncedMessage {
+  kind: "synced";
+  seq: number;
+}
+
+/**
  * Kernel → front end: rows `[offset, offset + rows.length)` of the `total` inspector
  * rows so far, as of batch `seq` (answer to `RowsRequest`, in pieces).
  */
@@ -519,11 +530,17 @@ export interface HeldAnswer {
 }
 
 /** A message from the kernel to the front end. */
-export type Down = BatchMessage | SnapshotMessage | RowsPiece | HeldAnswer;
+export type Down = BatchMessage | SnapshotMessage | SyncedMessage | RowsPiece | HeldAnswer;
 
 /** Front end → kernel: a new model instance or view wants everything so far. */
 export interface ReadyRequest {
   kind: "ready";
+  /**
+   * The `seq` of the last batch the front end applied, when it followed the batches from
+   * the first one without a gap (0 or absent otherwise): the kernel then answers `synced`
+   * instead of a snapshot.
+   */
+  have?: number;
 }
 
 /** Front end → kernel: a batch was missed; send a snapshot. */

@@ -63,6 +63,9 @@ class _RunSink:
     def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
         self._send({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
 
+    def send_synced(self, seq: int) -> None:
+        self._send({"kind": "synced", "seq": seq})
+
     def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
         self._send({"kind": "rows", "seq": seq, "offset": offset, "total": total, "rows": rows})
 

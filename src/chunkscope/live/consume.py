@@ -2,9 +2,11 @@
 
 ``Channel`` owns the lock that makes "fold a chunk and queue its ops" atomic with "flush and
 take a snapshot", so a snapshot's ``seq`` always says exactly which batches it contains. A
-flusher thread sends batches: at once after an idle spell, at most ``max_rate`` a second under
-load. ``Consumer`` reads the source: an asyncio task on the running loop for async sources, a
-worker thread for sync ones, so the cell that started it returns at once.
+flusher thread sends batches: each chunk at once while chunks arrive slower than
+``PRESSURE_RATE`` a second, and at most ``max_rate`` batches a second while they arrive faster
+(the arrival rate is measured, not assumed). ``Consumer`` reads the source: an asyncio task on
+the running loop for async sources, a worker thread for sync ones, so the cell that started it
+returns at once.
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ ROWS_PIECE = 500
 ROW_WEIGHT = 200
 """What one inspector row adds to the content, as ``weight`` counts a ``rows`` op."""
 
+PRESSURE_RATE = 250.0
+"""Chunks a second above which the channel coalesces: below it every chunk leaves the kernel
+in a message of its own as soon as it is folded (a model typing at 100 tokens/s is shown token
+by token, with no pacing delay); above it, batches go at most ``max_rate`` a second, well
+inside the server's IOPub limits (1,000 messages and 1 MB a second by default)."""
+
+ARRIVAL_SMOOTHING = 0.2
+"""Weight of the newest gap between two chunks in the measured arrival rate."""
+
 
 class Sink(Protocol):
     """Where a channel's output goes (the widget, or nothing)."""
@@ -41,6 +52,10 @@ class Sink(Protocol):
 
     def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
         """Deliver a whole snapshot (answer to ``ready`` / ``resync``)."""
+
+    def send_synced(self, seq: int) -> None:
+        """Tell a page that followed every batch from the first that it holds the run
+        (answer to ``ready``, instead of a snapshot)."""
 
     def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
         """Deliver a piece of the inspector rows (answer to ``rows``)."""
@@ -74,6 +89,15 @@ class Channel:
         self._cond = threading.Condition(self.lock)
         self._pending: list[Op] = []
         self._ready = False
+        # Batches go out before any page said ready: the view was displayed before its run
+        # began, so its page will follow from the first batch (anywidget holds a model's
+        # messages until its module is loaded). A cell that shows a run and then awaits it
+        # is live although the kernel reads no page message until the cell ends.
+        self._early = False
+        # Every batch since seq 0 was sent: a page that holds batch 1 holds the run.
+        self._sent_from_start = False
+        self._arrival_gap = 1.0
+        self._last_push = 0.0
         self._last_sent = 0.0
         self._closing = False
         self._size = 0
@@ -88,9 +112,32 @@ class Channel:
         if not ops:
             return
         self._size += weight(ops)
-        if self._ready:
-            self._pending.extend(ops)
-            self._cond.notify()
+        if self._ready or self._early:
+            now = time.monotonic()
+            self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
+            self._last_push = now
+            pending = self._pending
+            # The flusher waits for the first op after a flush; later ones find it awake or
+            # pacing, so waking it again would only cost the producer.
+            if not pending:
+                self._cond.notify()
+            pending.extend(ops)
+
+    @property
+    def pressed(self) -> bool:
+        """Whether chunks arrive faster than ``PRESSURE_RATE`` (batches are then paced)."""
+        return self._arrival_gap < 1.0 / PRESSURE_RATE
+
+    def expect_view(self) -> None:
+        """The view was displayed: send batches from now on without waiting for ``ready``.
+        What was folded before goes first, as a snapshot."""
+        with self.lock:
+            if self._ready or self._early:
+                return
+            self._early = True
+            self._sent_from_start = True
+            if self._size or self.state.ended:
+                self.sink.send_snapshot(self.state.snapshot(self.seq), list(self.state.transient))
 
     def fold(self, chunk: Any, t: float | None = None, where: str | None = None) -> None:
         """Fold one chunk and queue what changed, atomically."""
@@ -119,14 +166,20 @@ class Channel:
 
     # ---------------------------------------------------------------- front-end side
 
-    def ready(self) -> None:
-        """A view appeared (or asked to resync): send it everything so far."""
+    def ready(self, have: int = 0) -> None:
+        """A view appeared (or asked to resync): send it everything so far, or, when it
+        followed every batch from the first (``have`` is the last it applied), say so."""
         with self.lock:
             self._flush_locked()
+            if self._sent_from_start and 1 <= have <= self.seq:
+                # The batches after ``have`` are already on their way, in order.
+                self._ready = True
+                self.sink.send_synced(self.seq)
+                return
             # Transient items are live-only: the first view of the run gets the ones that came
             # before it was drawn (a fast replay outruns the page); a reloaded or later page
-            # starts without them.
-            transient = [] if self._ready else list(self.state.transient)
+            # starts without them, and so does one that was sent them live.
+            transient = [] if self._ready or self._sent_from_start else list(self.state.transient)
             self._ready = True
             snapshot = self.state.snapshot(self.seq, rows=self.rows_wanted)
             self.sink.send_snapshot(snapshot, transient)
@@ -169,7 +222,7 @@ class Channel:
                     self._cond.wait(0.25)
                     continue
                 wait = self._last_sent + self.min_interval - time.monotonic()
-                if wait > 0:
+                if wait > 0 and self.pressed:
                     self._cond.wait(wait)
                     continue
                 self._flush_locked()

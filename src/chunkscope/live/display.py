@@ -57,6 +57,10 @@ class DisplayedOutput:
             return
         display(data, metadata=metadata, raw=True, display_id=self._display_id)  # type: ignore[no-untyped-call]
         self._displayed = True
+        self._on_displayed()
+
+    def _on_displayed(self) -> None:
+        """Called after each display of the widget in a notebook."""
 
     def _refresh_display(self) -> None:
         """Bring every displayed output of this widget up to date."""

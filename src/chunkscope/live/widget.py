@@ -205,6 +205,10 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
     def __repr__(self) -> str:
         return f"StreamView(title={self.title!r})"
 
+    def _on_displayed(self) -> None:
+        # A page will draw this view: its batches need not wait for the page's "ready".
+        self._channel.expect_view()
+
     def readable(self) -> tuple[str, str]:
         """The run as a reader without the widget sees it: ``text/plain`` (this view's repr,
         a line saying how old the run is, the deterministic transcript) and ``text/html``
@@ -249,7 +253,10 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         kind = content.get("kind")
-        if kind in ("ready", "resync"):
+        if kind == "ready":
+            have = content.get("have")
+            self._channel.ready(have if isinstance(have, int) and not isinstance(have, bool) else 0)
+        elif kind == "resync":
             self._channel.ready()
         elif kind == "rows":
             self._channel.want_rows()
@@ -273,6 +280,9 @@ class _WidgetSink:
 
     def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
         self._view.send({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
+
+    def send_synced(self, seq: int) -> None:
+        self._view.send({"kind": "synced", "seq": seq})
 
     def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
         message: RowsMessage = {

@@ -115,6 +115,8 @@ def _folded(add: AddOp, op: SetOp) -> AddOp:
 
 def weight(ops: list[Op]) -> int:
     """A cheap estimate of how many bytes the ops add to the run's content."""
+    if len(ops) == 1 and ops[0]["op"] == "append":  # a delta: most calls
+        return len(ops[0]["text"])
     total = 0
     for op in cast("list[WireOp]", ops):
         total += len(op["text"]) if op["op"] == "append" else 200

@@ -464,6 +464,7 @@ BLOCKS: dict[str, Callable[[Schema], str]] = {
         "Down",
         "BatchMessage",
         "SnapshotMessage",
+        "SyncedMessage",
         "RowsPiece",
         "HeldAnswer",
         "Op",

@@ -101,6 +101,7 @@ __all__ = [
     "StateMark",
     "StepPartWire",
     "StopRequest",
+    "SyncedMessage",
     "TextPartWire",
     "ToolCallWire",
     "ToolState",
@@ -665,6 +666,16 @@ class SnapshotMessage(TypedDict):
     transient: list[TransientItem]
 
 
+class SyncedMessage(TypedDict):
+    """Kernel → front end: the answer to ``ready`` from a page that has followed the batches
+    from the first one (a view displayed before its run started gets batches at once, without
+    waiting for ``ready``): it holds batch ``seq`` once the batches already on the way arrive,
+    and no snapshot is needed."""
+
+    kind: Literal["synced"]
+    seq: int
+
+
 class RowsPiece(TypedDict):
     """Kernel → front end: rows ``[offset, offset + rows.length)`` of the ``total`` inspector
     rows so far, as of batch ``seq`` (answer to ``RowsRequest``, in pieces)."""
@@ -706,14 +717,21 @@ class HeldAnswer(_HeldAnswerRequired, total=False):
     """Set instead of the three above when the field cannot be served."""
 
 
-Down: TypeAlias = BatchMessage | SnapshotMessage | RowsPiece | HeldAnswer
+Down: TypeAlias = BatchMessage | SnapshotMessage | SyncedMessage | RowsPiece | HeldAnswer
 """A message from the kernel to the front end."""
 
 
-class ReadyRequest(TypedDict):
+class _ReadyRequired(TypedDict):
+    kind: Literal["ready"]
+
+
+class ReadyRequest(_ReadyRequired, total=False):
     """Front end → kernel: a new model instance or view wants everything so far."""
 
-    kind: Literal["ready"]
+    have: int
+    """The ``seq`` of the last batch the front end applied, when it followed the batches from
+    the first one without a gap (0 or absent otherwise): the kernel then answers ``synced``
+    instead of a snapshot."""
 
 
 class ResyncRequest(TypedDict):

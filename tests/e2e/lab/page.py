@@ -258,6 +258,10 @@ class LabPage:
         self._start("notebook:run-cell", index)
         return self._wait_command(f"cell {index}", timeout_s) if wait else True
 
+    def wait_run(self, timeout_s: float = 60.0) -> bool:
+        """Wait for the last ``run_*`` command started without waiting; True if it passed."""
+        return self._wait_command("the run command", timeout_s)
+
     def run_finished(self) -> bool:
         """Whether the last ``run_*`` command (started without waiting) has completed."""
         return bool(self.page.evaluate("() => !!(window.__labRun && window.__labRun.done)"))
