@@ -19,6 +19,8 @@ export const PACE_FACTOR = 2;
 
 const queues: Record<Phase, Set<Job>> = { write: new Set(), read: new Set() };
 let pending = false;
+/** performance.now() when the frame being run began; null outside a frame. */
+let frameStart: number | null = null;
 /** Time (performance.now) before which no frame is asked for. */
 let restUntil = 0;
 
@@ -43,8 +45,13 @@ function runAll(queue: Set<Job>): void {
 function flush(): void {
   pending = false;
   const start = performance.now();
-  runAll(queues.write);
-  runAll(queues.read);
+  frameStart = start;
+  try {
+    runAll(queues.write);
+    runAll(queues.read);
+  } finally {
+    frameStart = null;
+  }
   const end = performance.now();
   const took = end - start;
   restUntil = took >= PACE_FROM_MS ? end + PACE_FACTOR * took : 0;
@@ -58,6 +65,12 @@ export function schedule(job: Job, phase: Phase = "write"): void {
   const wait = restUntil - performance.now();
   if (wait > 0) setTimeout(() => requestFrame(flush), wait);
   else requestFrame(flush);
+}
+
+/** Milliseconds the frame being run has taken so far; 0 outside a frame (work done there,
+ * as in a direct call, is not the frame's to budget). */
+export function frameTime(): number {
+  return frameStart === null ? 0 : performance.now() - frameStart;
 }
 
 /** Drop `job` from the next frame, as when its view goes away. */

@@ -8,7 +8,7 @@ import createDOMPurify, { type DOMPurify } from "dompurify";
 import { Marked } from "marked";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
-import { schedule } from "./frame";
+import { frameTime, schedule } from "./frame";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -18,6 +18,12 @@ export const LIVE_MARKDOWN_LIMIT = 32_000;
 
 /** At most this many characters of finished blocks are rendered as markdown per frame. */
 export const COMMIT_BUDGET = 16_000;
+
+/** Markdown is rendered in a frame only while the frame has taken less than this (ms): text
+ * that arrives after is drawn as plain text at once and becomes markdown in a later frame,
+ * so a burst of text never makes a frame long, and a token is on screen in the frame it
+ * arrived in. */
+export const FRAME_MARKDOWN_MS = 8;
 
 /** Plain text (a backlog not yet rendered as markdown, or a block too large for it) is
  * drawn in pieces that end after a newline about every this many characters: a piece that
@@ -73,8 +79,9 @@ export function isSafeLinkUrl(url: string): boolean {
   return /^(https?:|mailto:)/i.test(url.trim());
 }
 
-/** Markdown source → a sanitized DocumentFragment. */
-export function renderMarkdown(source: string): DocumentFragment {
+/** Markdown source → a sanitized DocumentFragment. Its code blocks are highlighted later,
+ * unless `highlight` is false (a growing block drawn again in the next frame). */
+export function renderMarkdown(source: string, highlight = true): DocumentFragment {
   const sanitizer = getPurifier();
   if (sanitizer === null) {
     const fragment = document.createDocumentFragment();
@@ -93,7 +100,7 @@ export function renderMarkdown(source: string): DocumentFragment {
     RETURN_DOM_FRAGMENT: true,
   });
   // Code blocks get their toolbar now and their colours once the highlighter is loaded.
-  void decorateCode(fragment, sanitizeSpans);
+  void decorateCode(fragment, sanitizeSpans, highlight);
   return fragment;
 }
 
@@ -116,16 +123,32 @@ export function sanitizeSpans(html: string): DocumentFragment | null {
  * definitions in its own block (model output rarely splits the two).
  */
 export function completePrefixLength(tail: string): number {
+  return completeBlockEnds(tail).at(-1) ?? 0;
+}
+
+/** The end offsets of the complete blocks of `tail` (see `completePrefixLength`), in order;
+ * empty when there is none, or when marked's reading does not match the source. */
+export function completeBlockEnds(tail: string): number[] {
   const tokens = marked.lexer(tail);
   let last = tokens.length - 1;
   while (last >= 0 && tokens[last]?.type === "space") last--;
+  const ends: number[] = [];
   let length = 0;
-  for (let k = 0; k < last; k++) length += tokens[k]?.raw.length ?? 0;
-  // marked normalises some input (line endings); commit only when raws match the source.
   let joined = "";
-  for (let k = 0; k < last; k++) joined += tokens[k]?.raw ?? "";
-  return tail.startsWith(joined) ? length : 0;
+  for (let k = 0; k < last; k++) {
+    const raw = tokens[k]?.raw ?? "";
+    length += raw.length;
+    joined += raw;
+    if (tokens[k]?.type !== "space") ends.push(length);
+    else if (ends.length > 0) ends[ends.length - 1] = length;
+  }
+  // marked normalises some input (line endings); commit only when raws match the source.
+  return tail.startsWith(joined) ? ends : [];
 }
+
+/** Complete blocks are rendered as markdown in steps of about this many characters, the
+ * frame's time checked between steps. */
+export const COMMIT_STEP = 2_000;
 
 /** A growing markdown text drawn into one element. */
 export class MarkdownView {
@@ -136,6 +159,7 @@ export class MarkdownView {
   private readonly live: HTMLElement;
   private lastTail: string | null = null;
   private lastFinal = false;
+  private lastPlain = false;
   private wanted = "";
   private wantedFinal = false;
   /** Offsets in the text where plain pieces start (the first is 0), found as it grows. */
@@ -171,33 +195,62 @@ export class MarkdownView {
     }
     let tail = text.slice(this.committed.length);
     // Commit the complete blocks found in a bounded window, so one frame never renders more
-    // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame.
-    const small = tail.length <= COMMIT_BUDGET;
-    const cut =
-      final && small ? 0 : completePrefixLength(small ? tail : tail.slice(0, COMMIT_BUDGET));
-    if (cut > 0) {
+    // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame, and
+    // so does all of it when this frame's time for markdown is spent.
+    const timely = frameTime() < FRAME_MARKDOWN_MS;
+    const ends = (final && tail.length <= COMMIT_STEP) || !timely ? [] : this.blockEnds(tail);
+    // Render the complete blocks a step at a time while the frame has time: what is left
+    // stays plain text and waits for the next frame.
+    let cut = 0;
+    let next = 0;
+    while (next < ends.length && (cut === 0 || frameTime() < FRAME_MARKDOWN_MS)) {
+      let end = ends[next] as number;
+      while (next + 1 < ends.length && (ends[next + 1] as number) - cut <= COMMIT_STEP) {
+        next += 1;
+        end = ends[next] as number;
+      }
+      next += 1;
       const block = document.createElement("div");
       block.className = "cs-md-block";
-      block.append(renderMarkdown(tail.slice(0, cut)));
+      block.append(renderMarkdown(tail.slice(cut, end)));
       this.done.append(block);
-      this.committed += tail.slice(0, cut);
-      tail = tail.slice(cut);
+      cut = end;
     }
-    if (cut > 0 && tail.length > COMMIT_BUDGET) schedule(this.resume);
-    if (tail === this.lastTail && final === this.lastFinal) return;
+    this.committed += tail.slice(0, cut);
+    tail = tail.slice(cut);
+    const more = next < ends.length || (cut > 0 && tail.length > COMMIT_BUDGET);
+    if (more) schedule(this.resume);
+    const pending = more;
+    const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
+    // Out of time, the tail is shown as text now and as markdown in the next frame.
+    const late = tail.length <= limit && frameTime() >= FRAME_MARKDOWN_MS;
+    if (late || !timely) schedule(this.resume);
+    const plain = tail.length > limit || late;
+    if (tail === this.lastTail && final === this.lastFinal && plain === this.lastPlain) return;
     this.lastTail = tail;
     this.lastFinal = final;
-    const pending = cut > 0 && tail.length > COMMIT_BUDGET;
-    const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
-    if (tail.length > limit) {
+    this.lastPlain = plain;
+    if (plain) {
       // A block this large (or the rest of a text still being committed) is drawn as plain
       // text: rendering it as markdown in one go would freeze the page.
       this.showPlain(text, this.committed.length);
       if (this.live.firstChild !== this.plain || this.live.childNodes.length > 1)
         this.live.replaceChildren(this.plain);
     } else {
-      this.live.replaceChildren(renderMarkdown(tail));
+      this.live.replaceChildren(renderMarkdown(tail, final));
     }
+  }
+
+  /** The complete blocks at the start of `tail`: looked for in a window of a few steps,
+   * which a frame can render, and in a window of COMMIT_BUDGET only when that holds none
+   * (a long block), so a backlog is not lexed whole on every frame. */
+  private blockEnds(tail: string): number[] {
+    const near = 3 * COMMIT_STEP;
+    if (tail.length > near) {
+      const ends = completeBlockEnds(tail.slice(0, near));
+      if (ends.length > 0) return ends;
+    }
+    return completeBlockEnds(tail.length <= COMMIT_BUDGET ? tail : tail.slice(0, COMMIT_BUDGET));
   }
 
   /** Make the plain element show `text` from offset `from` on, in pieces. */

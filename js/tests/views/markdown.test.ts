@@ -1,8 +1,11 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
+import { loadHighlighter } from "../../src/views/code/highlight";
+import { schedule } from "../../src/views/frame";
 import {
   COMMIT_BUDGET,
   completePrefixLength,
+  FRAME_MARKDOWN_MS,
   isAllowedImageUrl,
   LIVE_MARKDOWN_LIMIT,
   MarkdownView,
@@ -105,6 +108,43 @@ describe("incremental rendering", () => {
     expect(plain.textContent).toBe(grown);
     const after = Array.from(plain.querySelectorAll(".cs-md-piece"));
     expect(after.slice(0, pieces.length - 1)).toEqual(pieces.slice(0, -1));
+  });
+
+  it("draws text that comes late in a frame as plain text, and as markdown in the next", async () => {
+    const view = new MarkdownView();
+    const spent = new Promise<void>((resolve) =>
+      schedule(() => {
+        const until = performance.now() + FRAME_MARKDOWN_MS + 2;
+        while (performance.now() < until) {
+          // another view took the frame's time
+        }
+        view.update("Some *emphasis* here", false);
+        resolve();
+      }),
+    );
+    await spent;
+    expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe("Some *emphasis* here");
+    expect(view.el.querySelector("em")).toBeNull();
+    for (let k = 0; k < 20 && view.el.querySelector("em") === null; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
+    expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+  });
+
+  it("highlights a code block once it is complete, not on every frame while it grows", async () => {
+    const view = new MarkdownView();
+    const settle = async () => {
+      await loadHighlighter();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    view.update("```python\ndef add(a, b):\n    return a + b\n", false);
+    await settle();
+    expect(view.el.querySelector(".cs-code")).not.toBeNull();
+    expect(view.el.querySelector("code.hljs")).toBeNull();
+    view.update("```python\ndef add(a, b):\n    return a + b\n```\n", true);
+    await settle();
+    expect(view.el.querySelector("code.hljs .hljs-keyword")?.textContent).toBe("def");
   });
 
   it("starts over when the text is not a continuation (a past state)", () => {

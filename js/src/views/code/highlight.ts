@@ -26,6 +26,11 @@ export function loadHighlighter(): Promise<HighlightHtml> {
   return loading;
 }
 
+/** `value`, in a task of its own (after the current one, and after the frame it may be). */
+function nextTask<T>(value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), 0));
+}
+
 /** The language named by a `language-xxx` class, or "". */
 export function languageOf(code: Element): string {
   for (const name of Array.from(code.classList)) {
@@ -35,10 +40,16 @@ export function languageOf(code: Element): string {
 }
 
 /**
- * Give every `<pre><code>` under `root` a toolbar (language, copy) and highlight it once the
- * highlighter has loaded. Returns a promise settled when the highlighting is done.
+ * Give every `<pre><code>` under `root` a toolbar (language, copy) and, when `highlight`,
+ * highlight it once the highlighter has loaded. Each block is highlighted in a task of its
+ * own, after the frame that drew it, so that highlighting never lengthens a frame. Returns a
+ * promise settled when the highlighting is done.
  */
-export function decorateCode(root: ParentNode, sanitize: SpanSanitizer): Promise<void> {
+export function decorateCode(
+  root: ParentNode,
+  sanitize: SpanSanitizer,
+  highlight = true,
+): Promise<void> {
   const blocks = Array.from(root.querySelectorAll("pre > code"));
   if (blocks.length === 0) return Promise.resolve();
   const work: Promise<void>[] = [];
@@ -59,17 +70,17 @@ export function decorateCode(root: ParentNode, sanitize: SpanSanitizer): Promise
     );
     pre.replaceWith(box);
     box.append(bar, pre);
-    if (text.length > HIGHLIGHT_LIMIT) continue;
+    if (!highlight || text.length > HIGHLIGHT_LIMIT) continue;
     work.push(
       loadHighlighter()
-        .then((highlight) => {
-          const result = highlight(text, language);
+        .then(nextTask)
+        .then((highlightHtml) => {
+          const result = highlightHtml(text, language);
           if (result === null) return;
           const nodes = sanitize(result.html);
           if (nodes === null) return;
           code.replaceChildren(nodes);
           code.classList.add("hljs");
-          if (language === "") label.dataset.lang = result.language.toLowerCase();
         })
         .catch(() => {
           // Left plain: highlighting is a nicety.

@@ -30,26 +30,18 @@ const LANGUAGES = {
 };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 
-/** Guess the language of an unlabelled block only when it is at most this long. */
-const AUTO_LIMIT = 5_000;
-/** A guess below this relevance is left plain. */
-const AUTO_RELEVANCE = 5;
-
 /** The highlighted HTML of `code` (classes `hljs-*` on spans, text escaped by highlight.js),
- * with the language used; null when the language is unknown or no guess is good enough. */
+ * with the language used; null when the block names no language or one not loaded here. An
+ * unlabelled block is not guessed at: guessing runs every grammar over the code (the first
+ * time, compiling them all), a long task for a block that usually stays plain anyway. */
 export function highlightHtml(
   code: string,
   language: string,
 ): { html: string; language: string } | null {
   const wanted = language.trim().toLowerCase();
-  if (wanted !== "") {
-    const known = hljs.getLanguage(wanted);
-    if (known === undefined) return null;
-    const result = hljs.highlight(code, { language: wanted, ignoreIllegals: true });
-    return { html: result.value, language: known.name ?? wanted };
-  }
-  if (code.length > AUTO_LIMIT) return null;
-  const guess = hljs.highlightAuto(code);
-  if (guess.language === undefined || guess.relevance < AUTO_RELEVANCE) return null;
-  return { html: guess.value, language: guess.language };
+  if (wanted === "") return null;
+  const known = hljs.getLanguage(wanted);
+  if (known === undefined) return null;
+  const result = hljs.highlight(code, { language: wanted, ignoreIllegals: true });
+  return { html: result.value, language: known.name ?? wanted };
 }
