@@ -23,6 +23,7 @@ from .cassettes import cassette
 from .chunks import Chunk, parse_chunk
 from .fold.state import RunState
 from .inputs import accumulate
+from .inputs import as_source as _as_source
 from .live.widget import StreamView
 from .present.compare import compare
 from .present.export import write_html
@@ -62,7 +63,16 @@ def show(source: _Any, *, title: str = "", display: bool = True, **options: _Any
     record the run to), ``include_transient``, ``idle_timeout`` (seconds), ``adapter``
     ("auto", a format name, or None).
     """
-    view = StreamView(source, title=title, **options)
+    reading = {k: options.pop(k) for k in _READING_OPTIONS if k in options}
+    # A source that cannot be read fails here, before anything is shown.
+    prepared = _as_source(source, adapter=reading.pop("adapter", "auto"))
+    view = StreamView(title=title, **options)
     if display:
+        # Shown before the first chunk is read: the page follows the run from its first
+        # batch, and the cell's own work is not slowed by a source folding in a thread.
         view.display_once()
-    return view
+    return view.start(prepared, adapter=None, **reading)
+
+
+_READING_OPTIONS = ("record", "include_transient", "idle_timeout", "adapter")
+"""The options of ``show`` that are ``StreamView.start``'s."""
