@@ -150,6 +150,20 @@ class AnywidgetBatched(AnywidgetMessage):
             self.widget.send({"text": "".join(buffer)})
 
 
+class AnywidgetBatchedFresh(AnywidgetBatched):
+    """The 33 ms batcher with its widget made and displayed in the timed cell, as
+    ``chunkscope.show`` makes its view: the start-up baseline (anywidget holds a new model's
+    messages until its module is loaded, so none is lost)."""
+
+    def setup(self) -> None:
+        pass
+
+    def stream(self, deltas: Iterable[str]) -> None:
+        self.widget = Appender()
+        display(self.widget)
+        super().stream(deltas)
+
+
 RAW_COMM_TARGET = "chunkscope_bench_raw"
 """The comm target the page registers for ``RawComm`` (see measure.py)."""
 
@@ -267,6 +281,7 @@ APPROACHES: dict[str, type[Approach]] = {
     "anywidget-trait": AnywidgetTrait,
     "anywidget-message": AnywidgetMessage,
     "anywidget-batched-33ms": AnywidgetBatched,
+    "anywidget-batched-fresh": AnywidgetBatchedFresh,
     "chunkscope-text": ChunkscopeText,
     "chunkscope-shown-first": ChunkscopeShownFirst,
     "chunkscope-agent": ChunkscopeAgent,

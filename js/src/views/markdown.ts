@@ -79,6 +79,49 @@ export function isSafeLinkUrl(url: string): boolean {
   return /^(https?:|mailto:)/i.test(url.trim());
 }
 
+/** A little of everything model output uses, rendered once to warm the parser up. */
+const WARM_UP_SAMPLE = [
+  "## Heading",
+  "",
+  "Some *emphasis*, **strong** text, `code`, a [link](https://example.com) and an_underscore.",
+  "",
+  "- an item",
+  "- another item",
+  "",
+  "1. first",
+  "",
+  "> a quote",
+  "",
+  "| a | b |",
+  "|---|---|",
+  "| 1 | 2 |",
+  "",
+  "```",
+  "print('hi')",
+  "```",
+  "",
+].join("\n");
+
+let warmed = false;
+
+/**
+ * Render a small sample once, when the page is idle: the first real text is then drawn by
+ * compiled parser code instead of paying the cold start (tens of milliseconds) in the frame
+ * where the run's first tokens arrive.
+ */
+export function warmUpMarkdown(): void {
+  if (warmed) return;
+  warmed = true;
+  const run = () => {
+    renderMarkdown(WARM_UP_SAMPLE, false);
+    completeBlockEnds(WARM_UP_SAMPLE);
+  };
+  const idle = (globalThis as { requestIdleCallback?: (fn: () => void) => void })
+    .requestIdleCallback;
+  if (typeof idle === "function") idle(run);
+  else setTimeout(run, 0);
+}
+
 /** Markdown source → a sanitized DocumentFragment. Its code blocks are highlighted later,
  * unless `highlight` is false (a growing block drawn again in the next frame). */
 export function renderMarkdown(source: string, highlight = true): DocumentFragment {

@@ -9,6 +9,7 @@ import type { StoreState } from "../../model/store";
 import type { Part } from "../../model/wire";
 import { formatSeconds, h, setText } from "../dom";
 import { schedule, unschedule } from "../frame";
+import { warmUpMarkdown } from "../markdown";
 import type { PanelContext } from "../panel";
 import { createPartView, type PartView } from "./parts";
 import { type PageRef, pageCount, Windows } from "./window";
@@ -415,6 +416,7 @@ export function mountTranscript(
 ): TranscriptHandle {
   const view = new TranscriptView();
   container.append(view.el);
+  warmUpMarkdown();
   view.onSelect = (id) => ctx.selection.set(id);
   view.onBackToLive = () => ctx.scrubTime.set(null);
   const follow = () => view.followBottom();
