@@ -138,8 +138,10 @@ export function renderMarkdown(source: string, highlight = true): DocumentFragme
   const fragment = sanitizer.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
-    FORBID_ATTR: ["style"],
-    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|data:image\/(?:png|jpeg|gif|webp)[;,]|#)/i,
+    // No ids or names (a payload could clobber the page's own) and no in-page links: a
+    // fragment alone would open the notebook again in a new tab.
+    FORBID_ATTR: ["style", "id", "name"],
+    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|data:image\/(?:png|jpeg|gif|webp)[;,])/i,
     RETURN_DOM_FRAGMENT: true,
   });
   // Code blocks get their toolbar now and their colours once the highlighter is loaded.

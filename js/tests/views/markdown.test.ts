@@ -47,6 +47,13 @@ describe("renderMarkdown", () => {
     }
   });
 
+  it("keeps no in-page link, id or name a payload could use to confuse the page", () => {
+    const div = html('<a href="#" id=cs-stop name=cs-stop>clobber</a> and [top](#top)');
+    expect(div.querySelector("[href]")).toBeNull();
+    expect(div.querySelector("[id], [name]")).toBeNull();
+    expect(div.textContent).toContain("clobber");
+  });
+
   it("allows only inline images of safe types", () => {
     const div = html(
       "![png](data:image/png;base64,iVBORw0KGgo=) ![svg](data:image/svg+xml;base64,PHN2Zz4=) ![web](https://x.test/i.webp)",
