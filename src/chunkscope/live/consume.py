@@ -89,12 +89,10 @@ class Channel:
         self._cond = threading.Condition(self.lock)
         self._pending: list[Op] = []
         self._ready = False
-        # Batches go out before any page said ready: the view was displayed before its run
-        # began, so its page will follow from the first batch (anywidget holds a model's
-        # messages until its module is loaded). A cell that shows a run and then awaits it
-        # is live although the kernel reads no page message until the cell ends.
-        self._early = False
-        # Every batch since seq 0 was sent: a page that holds batch 1 holds the run.
+        # Batches go out from the first one before any page said ready: the view was
+        # displayed, so a page is coming, and a cell that shows a run and then awaits it is
+        # live although the kernel reads no page message until the cell ends. A page that
+        # missed the first batches says so in its ready and gets a snapshot.
         self._sent_from_start = False
         self._arrival_gap = 1.0
         self._last_push = 0.0
@@ -112,7 +110,7 @@ class Channel:
         if not ops:
             return
         self._size += weight(ops)
-        if self._ready or self._early:
+        if self._ready or self._sent_from_start:
             now = time.monotonic()
             self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
             self._last_push = now
@@ -132,9 +130,8 @@ class Channel:
         """The view was displayed: send batches from now on without waiting for ``ready``.
         What was folded before goes first, as a snapshot."""
         with self.lock:
-            if self._ready or self._early:
+            if self._ready or self._sent_from_start:
                 return
-            self._early = True
             self._sent_from_start = True
             if self._size or self.state.ended:
                 self.sink.send_snapshot(self.state.snapshot(self.seq), list(self.state.transient))
