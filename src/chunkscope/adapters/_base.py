@@ -101,6 +101,12 @@ class StreamAdapter:
         self.writer.error(info)
         return self.writer.drain()
 
+    def passes(self, event: Any) -> bool:
+        """Whether ``event`` is already a chunk that ``feed`` would hand back unchanged and
+        alone; if so, it is counted as fed. The drivers then skip ``feed`` for it: most
+        events of a Mastra stream are such chunks, and this runs once per token."""
+        return False
+
     def convert(self, events: Iterable[Any]) -> list[Chunk]:
         """Convert a whole list of events (re-raises what the iterable raises)."""
         return list(self.iter_sync(events))
@@ -116,7 +122,10 @@ class StreamAdapter:
             except Exception as exc:
                 yield from self.fail(exc)
                 raise
-            yield from self.feed(event)
+            if self.passes(event):
+                yield event
+            else:
+                yield from self.feed(event)
         yield from self.end()
 
     async def iter_async(self, source: AsyncIterable[Any]) -> AsyncIterator[Chunk]:
@@ -131,6 +140,9 @@ class StreamAdapter:
                 for chunk in self.fail(exc):
                     yield chunk
                 raise
+            if self.passes(event):
+                yield event
+                continue
             for chunk in self.feed(event):
                 yield chunk
         for chunk in self.end():

@@ -243,6 +243,14 @@ class AutoAdapter(StreamAdapter):
             return self._choose(event).feed(event)
         return self._feed_text(event)
 
+    def passes(self, event: Any) -> bool:
+        """An event the chosen adapter passes through, once the stream is known to be events."""
+        inner = self.inner
+        if self.transport == "events" and inner is not None and inner.passes(event):
+            self.events_seen += 1
+            return True
+        return False
+
     def _feed_text(self, piece: Any) -> list[Chunk]:
         if isinstance(piece, bytearray):
             piece = bytes(piece)

@@ -35,15 +35,19 @@ class MastraChunkAdapter(StreamAdapter):
         self.events_seen = 0
         """How many events arrived (chunks, ``[DONE]`` and unreadable ones), for messages."""
 
-    def feed(self, event: Any) -> list[Chunk]:
-        """As :meth:`StreamAdapter.feed`, with a fast path: a chunk dict with a string ``type``
-        passes through without the checks of :meth:`handle`."""
-        # The common case, a chunk dict with a string type, skips the writer: nothing to
-        # translate, and this runs once per token.
+    def passes(self, event: Any) -> bool:
+        """A chunk dict with a string ``type`` passes through as it is, without the checks of
+        :meth:`handle`: nothing to translate."""
         if type(event) is dict and type(event.get("type")) is str:
             self.events_seen += 1
-            self._pass(event)
-            return self.writer.drain()
+            self._note(event)
+            return True
+        return False
+
+    def feed(self, event: Any) -> list[Chunk]:
+        """As :meth:`StreamAdapter.feed`; a chunk that :meth:`passes` comes back alone."""
+        if self.passes(event):
+            return [*self.writer.drain(), event]
         return super().feed(event)
 
     def handle(self, event: Any) -> None:
@@ -73,11 +77,15 @@ class MastraChunkAdapter(StreamAdapter):
             return
         self._pass(value)
 
-    def _pass(self, chunk: dict[str, Any]) -> None:
+    def _note(self, chunk: dict[str, Any]) -> None:
+        """Count a chunk passing through; later chunks the writer makes carry its run id."""
         self.chunks_seen += 1
         run_id = chunk.get("runId")
         if isinstance(run_id, str):
             self.writer.run_id = run_id
+
+    def _pass(self, chunk: dict[str, Any]) -> None:
+        self._note(chunk)
         self.writer.passthrough(chunk)
 
     def finalize(self) -> None:

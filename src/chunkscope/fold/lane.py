@@ -7,6 +7,9 @@ step, no live inspector rows wanted), folding it is three things: add the text t
 say so in one ``append`` op, and count it into the open inspector row. This module does just
 that, without building a chunk model; anything else returns ``None`` and takes the full fold,
 which gives the same state, ops and rows (a test folds every recording both ways).
+
+The block a delta took the lane into is remembered (``Lane``) until a chunk takes the full
+fold or the run ends, so the deltas after it skip finding their part and checking the run.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from ..wire.safejson import safe_text
 from .context import Op
 
 if TYPE_CHECKING:
+    from .part_base import _Growing as Growing
     from .state import RunState
 
 _TOP_KEYS = frozenset({"type", "runId", "from", "payload"})
@@ -34,7 +38,7 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
         return None
     block = payload.get("id")
     text = payload.get("text")
-    if block.__class__ is not str or text.__class__ is not str or not text:
+    if text.__class__ is not str or not text:
         return None
     if len(chunk) == 4:  # type and payload, so runId and from must be the other two
         if "runId" not in chunk or "from" not in chunk:
@@ -42,6 +46,50 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     elif not chunk.keys() <= _TOP_KEYS:
         return None
     if chunk.get("runId", "").__class__ is not str or chunk.get("from", "").__class__ is not str:
+        return None
+    lane = state._lane
+    part = (
+        lane.part
+        if lane is not None and lane.kind == kind and lane.block == block
+        else _open_part(state, chunk, kind, block)
+    )
+    if part is None:
+        return None
+    index = state.chunk_count
+    state.chunk_count = index + 1
+    state.elapsed_ms = max(state.elapsed_ms, t)
+    part.append(text, t)
+    cx = state._fold
+    ops: list[Op] = cx.ops
+    if cx.wire:
+        wire_text = text if text.isascii() else safe_text(text)
+        ops.append({"op": "append", "id": part.id, "field": "text", "text": wire_text, "t": t})
+    if state.ttft_ms is None and part.parent is None:
+        state.ttft_ms = t
+        cx.run_op(ttftMs=t)
+    rows = state._rows
+    if not rows.merge(kind, part.id, t, text):
+        rows.add(parse_chunk(chunk), t, index, part.id, ops, state._cut)
+    cx.ops = []
+    return ops
+
+
+class Lane:
+    """The block the last delta took the lane into. Any chunk that takes the full fold, and
+    the end of the run, clear it: only the full fold changes what ``_open_part`` checks."""
+
+    __slots__ = ("block", "kind", "part")
+
+    def __init__(self, kind: str, block: str, part: Growing) -> None:
+        self.kind = kind
+        self.block = block
+        self.part = part
+
+
+def _open_part(state: RunState, chunk: dict[Any, Any], kind: str, block: Any) -> Growing | None:
+    """The part a delta of ``block`` continues when the run is in the ordinary middle of it
+    (remembered as the state's lane), else None."""
+    if block.__class__ is not str:
         return None
     cx = state._fold
     root = cx.root
@@ -57,19 +105,5 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     step = root.step
     if part is None or step is None or part.step != step.id:
         return None
-    index = state.chunk_count
-    state.chunk_count = index + 1
-    state.elapsed_ms = max(state.elapsed_ms, t)
-    part.append(text, t)
-    ops = cx.ops
-    if cx.wire:
-        wire_text = text if text.isascii() else safe_text(text)
-        ops.append({"op": "append", "id": part.id, "field": "text", "text": wire_text, "t": t})
-    if state.ttft_ms is None and part.parent is None:
-        state.ttft_ms = t
-        cx.run_op(ttftMs=t)
-    rows = state._rows
-    if not rows.merge(kind, part.id, t, text):
-        rows.add(parse_chunk(chunk), t, index, part.id, ops, state._cut)
-    cx.ops = []
-    return ops
+    state._lane = Lane(kind, block, part)
+    return part

@@ -32,7 +32,7 @@ from ..wire.safejson import clip_for_wire
 from ..wire.schema import RunStatus
 from .context import INTERNAL_FAILURE, TERMINAL, Fold, Op, RunValues, message_of
 from .dispatch import fold_chunk, fold_nested
-from .lane import LANE_TYPES, fold_delta
+from .lane import LANE_TYPES, Lane, fold_delta
 from .parts import (
     Notice,
     Part,
@@ -98,6 +98,7 @@ class RunState(RunValues, RunViews):
         ``CHUNKSCOPE_STRICT_FOLD`` environment variable, else False."""
         self._fold = Fold(self, fold_nested, clock)
         self._rows = Rows()
+        self._lane: Lane | None = None
         self._t_origin: float | None = None
 
     # ----------------------------------------------------------------- public values
@@ -132,6 +133,7 @@ class RunState(RunValues, RunViews):
     @row_ops.setter
     def row_ops(self, on: bool) -> None:
         self._rows.emit = on
+        self._lane = None  # deltas now make row ops: the lane takes them no more
 
     # ----------------------------------------------------------------- folding
 
@@ -142,12 +144,15 @@ class RunState(RunValues, RunViews):
             self._t_origin = now
         return (now - self._t_origin) * 1000.0
 
-    def handle(self, chunk: Any, t: float | None = None, *, where: str | None = None) -> list[Op]:
+    def handle(
+        self, chunk: Any, t: float | None = None, *, where: str | int | None = None
+    ) -> list[Op]:
         """Fold one chunk in; return the ops that describe what changed.
 
         ``chunk`` is a chunk model, a dict, JSON text or bytes. ``t`` is its arrival offset in
         milliseconds (the consumer stamps it; by default the state's own clock). ``where``
-        says where the chunk came from (``line 12``) for error messages.
+        says where the chunk came from (``line 12``) for error messages; a number is the
+        chunk's position in its source, told as ``chunk 12`` (only when a message needs it).
         """
         if t is None:
             t = self.now()
@@ -157,7 +162,10 @@ class RunState(RunValues, RunViews):
                 fast = fold_delta(self, chunk, kind, t)
                 if fast is not None:
                     return fast
+        self._lane = None
         cx = self._fold
+        if isinstance(where, int):
+            where = f"chunk {where}"
         cx.where = where
         index = self.chunk_count
         self.chunk_count += 1
@@ -194,6 +202,7 @@ class RunState(RunValues, RunViews):
 
     def close(self, *, error: BaseException | None = None, stopped: bool = False) -> list[Op]:
         """Mark the stream ended: exhausted, failed with ``error``, or stopped by the user."""
+        self._lane = None
         cx = self._fold
         t = self.elapsed_ms
         self._rows.close(cx.ops)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from ..chunks.models import parse_chunk
@@ -109,7 +109,11 @@ class Channel:
         """Queue ops (caller holds ``lock``); wake the flusher."""
         if not ops:
             return
-        self._size += weight(ops)
+        first = ops[0]
+        # A delta's one append is most pushes: weigh it without a call.
+        self._size += (
+            len(first["text"]) if len(ops) == 1 and first["op"] == "append" else weight(ops)
+        )
         if self._ready or self._sent_from_start:
             now = time.monotonic()
             self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
@@ -136,11 +140,14 @@ class Channel:
             if self._size or self.state.ended:
                 self.sink.send_snapshot(self.state.snapshot(self.seq), list(self.state.transient))
 
-    def fold(self, chunk: Any, t: float | None = None, where: str | None = None) -> None:
-        """Fold one chunk and queue what changed, atomically."""
+    def fold(self, chunk: Any, t: float | None = None, where: str | int | None = None) -> None:
+        """Fold one chunk and queue what changed, atomically (``where`` as ``handle`` takes it)."""
         with self.lock:
-            if not self.state.ended:
-                self.push(self.state.handle(chunk, t, where=where))
+            state = self.state
+            if not state.ended:
+                ops = state.handle(chunk, t, where=where)
+                if ops:
+                    self.push(ops)
 
     def _content_size(self) -> int:
         """How much the run holds, as ``weight`` counts it: the ops so far, and the rows that
@@ -378,7 +385,7 @@ class Consumer:
 
     # ---------------------------------------------------------------- reading
 
-    def _take(self, t: float | None, chunk: Any, where: str | None) -> None:
+    def _take(self, t: float | None, chunk: Any, where: str | int | None) -> None:
         now = self._last_chunk = time.monotonic()
         if t is None:
             t = (now - self._start) * 1000.0
@@ -392,13 +399,29 @@ class Consumer:
     def _read_sync(self) -> None:
         error: BaseException | None = None
         try:
-            for t, chunk, where in _timed_sync(self.source):
-                if self._stop.is_set():
-                    break
-                self._take(t, chunk, where)
+            if self.recorder is None and not isinstance(self.source, Replay):
+                self._read_chunks(self.source)
+            else:
+                for t, chunk, where in _timed_sync(self.source):
+                    if self._stop.is_set():
+                        break
+                    self._take(t, chunk, where)
         except BaseException as exc:  # the source's failure belongs to the run, shown
             error = exc
         self._finish(error=error)
+
+    def _read_chunks(self, source: Iterable[Any]) -> None:
+        """``_take`` for every chunk of a plain iterable, inlined: this loop is a good part of
+        what a chunk costs the kernel, so it does only what each chunk needs."""
+        stopped = self._stop.is_set
+        fold = self.channel.fold
+        clock = time.monotonic
+        start = self._start
+        for index, chunk in enumerate(source):
+            if stopped():
+                break
+            now = self._last_chunk = clock()
+            fold(chunk, (now - start) * 1000.0, index)
 
     async def _read_async(self) -> None:
         error: BaseException | None = None
@@ -454,21 +477,23 @@ def _is_async_source(source: Any) -> bool:
     return hasattr(source, "__aiter__") and not hasattr(source, "__iter__")
 
 
-def _timed_sync(source: Any) -> Iterator[tuple[float | None, Any, str | None]]:
+def _timed_sync(source: Any) -> Iterator[tuple[float | None, Any, str | int | None]]:
     """(recorded offset or None, chunk, where) from a sync source."""
     if isinstance(source, Replay):
         yield from source.timed()
         return
     for index, chunk in enumerate(source):
-        yield None, chunk, f"chunk {index}"
+        yield None, chunk, index
 
 
-async def _timed_async(source: Any) -> AsyncIterator[tuple[float | None, Any, str | None]]:
+async def _timed_async(
+    source: Any,
+) -> AsyncIterator[tuple[float | None, Any, str | int | None]]:
     if isinstance(source, Replay):
         async for item in source.atimed():
             yield item
         return
     index = 0
     async for chunk in source:
-        yield None, chunk, f"chunk {index}"
+        yield None, chunk, index
         index += 1
