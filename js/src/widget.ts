@@ -10,7 +10,7 @@ import { createFeed, NO_KERNEL } from "./model/feed";
 import { isPacked, readSaved, type SavedSnapshot, savedSeq, toSaved } from "./model/persisted";
 import { viewAt } from "./model/scrub";
 import { emptyState, fromSnapshot, holdsNothing, type Store } from "./model/store";
-import type { Model, Up } from "./model/wire";
+import type { Model, Part, Up } from "./model/wire";
 import { isRecord } from "./util";
 import { type AppHandle, mountApp } from "./views/app";
 import { mountInspector } from "./views/inspector/view";
@@ -44,6 +44,23 @@ export const SAVE_EVERY_MS = 1000;
 
 /** Runs with more parts than this are copied for saving only when their kernel dies. */
 export const LIVE_SAVE_MAX_PARTS = 5000;
+
+/** Nor are runs whose text is longer than this: turning a few megabytes into JSON once a
+ * second took the main thread for hundreds of milliseconds at a time. */
+export const LIVE_SAVE_MAX_CHARS = 1_000_000;
+
+/** Characters of streamed text the parts hold (text and reasoning, tool arguments): what
+ * makes a run's saved copy large. Stops counting past `limit`. */
+function heldChars(parts: readonly Part[], limit: number): number {
+  let chars = 0;
+  for (const part of parts) {
+    const { text, argsText } = part as { text?: unknown; argsText?: unknown };
+    if (typeof text === "string") chars += text.length;
+    if (typeof argsText === "string") chars += argsText.length;
+    if (chars > limit) break;
+  }
+  return chars;
+}
 
 /** The widget manager's own model object, as a change event hands it to listeners: its
  * `comm_live` decides whether the manager saves the model's state with the notebook. */
@@ -133,7 +150,10 @@ function entryFor(model: WidgetModel): ModelEntry {
     // A large run is not copied while it streams: one copy would take the main thread for
     // hundreds of milliseconds. The kernel's packed snapshot keeps it, and the page writes
     // its copy once if the kernel dies (keepSaved).
-    if (saveTimer !== null || !behind() || store.get().parts.length > LIVE_SAVE_MAX_PARTS) return;
+    if (saveTimer !== null || !behind()) return;
+    const { parts } = store.get();
+    if (parts.length > LIVE_SAVE_MAX_PARTS) return;
+    if (heldChars(parts, LIVE_SAVE_MAX_CHARS) > LIVE_SAVE_MAX_CHARS) return;
     // The first write comes at once (it also tells the page the manager's model); later
     // ones at most once a second, and rarer when writing a large run takes long.
     saveTimer = setTimeout(writeSaved, wrote ? Math.max(SAVE_EVERY_MS, 20 * cost) : 0);

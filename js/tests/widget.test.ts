@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import type { AnyModel } from "@anywidget/types";
 import { describe, expect, it } from "vitest";
+import { type SavedSnapshot, savedSeq } from "../src/model/persisted";
 import type { Down, Model, Snapshot, Up } from "../src/model/wire";
-import widget, { NO_KERNEL } from "../src/widget";
+import widget, { LIVE_SAVE_MAX_CHARS, NO_KERNEL } from "../src/widget";
 import { batch, part, row, run, snapshot, snapshotMsg, transient } from "./helpers";
 
 /** The library's own handler type (its last `on` overload). */
@@ -130,6 +131,23 @@ describe("widget", () => {
     expect(el.querySelector(".cs-title")?.textContent).toBe("Saved run");
     expect(el.querySelector(".cs-status")?.textContent).toContain("7 chunks");
     expect((el.querySelector(".cs-stop") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("keeps a copy of a small run for saving, but does not copy a run of megabytes while it streams", async () => {
+    const small = new FakeModel();
+    initialize(small);
+    render(small);
+    small.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "short" })], { seq: 1 })));
+    const large = new FakeModel();
+    initialize(large);
+    render(large);
+    const long = "word ".repeat(LIVE_SAVE_MAX_CHARS / 5 + 1);
+    large.receive(snapshotMsg(snapshot([part("text", { id: "t", text: long })], { seq: 1 })));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(savedSeq(small.get("snapshot") as SavedSnapshot)).toBe(1);
+    // The kernel keeps a large run in its packed snapshot; the page copies it only when
+    // the kernel dies.
+    expect(large.get("snapshot")).toBeNull();
   });
 
   it("takes a newer saved snapshot when the trait changes", async () => {

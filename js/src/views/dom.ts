@@ -34,9 +34,19 @@ export function formatSeconds(ms: number): string {
  * cheap when nothing changed (one comparison per child).
  */
 export function placeChildren(parent: HTMLElement, wanted: readonly HTMLElement[]): void {
-  for (let k = 0; k < wanted.length; k++) {
-    const node = wanted[k] as HTMLElement;
-    if (parent.children[k] !== node) parent.insertBefore(node, parent.children[k] ?? null);
+  const children = parent.children;
+  let same = 0;
+  while (same < wanted.length && children[same] === wanted[same]) same++;
+  if (same === wanted.length && children.length === same) return;
+  // Children no longer wanted go first: left in place, a list that lost its first items
+  // would move every item after them (a moved element is laid out again).
+  const kept = new Set(wanted.slice(same));
+  for (let k = children.length - 1; k >= same; k--) {
+    const child = children[k] as HTMLElement;
+    if (!kept.has(child)) child.remove();
   }
-  while (parent.children.length > wanted.length) parent.lastElementChild?.remove();
+  for (let k = same; k < wanted.length; k++) {
+    const node = wanted[k] as HTMLElement;
+    if (children[k] !== node) parent.insertBefore(node, children[k] ?? null);
+  }
 }

@@ -30,6 +30,13 @@ export const FRAME_MARKDOWN_MS = 8;
  * did not change costs nothing, and pieces off screen skip layout. */
 export const PLAIN_PIECE = 8_000;
 
+/** Rendered blocks per page. Off screen, a page skips layout and paint as a whole: the
+ * browser tracks a few hundred pages of a long text instead of thousands of blocks. */
+export const PAGE_BLOCKS = 32;
+
+/** Characters at each end of the committed text kept to recognise a continuation. */
+const EDGE = 256;
+
 /** A single finished block up to this size is still rendered as markdown (a long code
  * block); a larger one stays plain text. */
 export const FINAL_BLOCK_LIMIT = 200_000;
@@ -199,7 +206,15 @@ export const COMMIT_STEP = 2_000;
 export class MarkdownView {
   /** The element holding the rendered markdown. */
   readonly el: HTMLElement;
-  private committed = "";
+  /** How much of the text is rendered as markdown blocks, which never change again. */
+  private committedLength = 0;
+  /** The first and the last characters of that part, enough to tell a text that continues it
+   * from another one (a past state while scrubbing, a replaced part) without comparing
+   * megabytes on every frame. */
+  private committedHead = "";
+  private committedEnd = "";
+  /** The page that takes the next rendered block. */
+  private page: HTMLElement | null = null;
   private readonly done: HTMLElement;
   private readonly live: HTMLElement;
   private lastTail: string | null = null;
@@ -230,15 +245,18 @@ export class MarkdownView {
   update(text: string, final: boolean): void {
     this.wanted = text;
     this.wantedFinal = final;
-    if (!text.startsWith(this.committed)) {
+    if (!this.continues(text)) {
       // Not a continuation (a past state while scrubbing, or a replaced part): start over.
-      this.committed = "";
+      this.committedLength = 0;
+      this.committedHead = "";
+      this.committedEnd = "";
       this.done.replaceChildren();
+      this.page = null;
       this.lastTail = null;
       this.pieceStarts = [0];
       this.pieces.clear();
     }
-    let tail = text.slice(this.committed.length);
+    let tail = text.slice(this.committedLength);
     // Commit the complete blocks found in a bounded window, so one frame never renders more
     // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame, and
     // so does all of it when this frame's time for markdown is spent.
@@ -255,13 +273,10 @@ export class MarkdownView {
         end = ends[next] as number;
       }
       next += 1;
-      const block = document.createElement("div");
-      block.className = "cs-md-block";
-      block.append(renderMarkdown(tail.slice(cut, end)));
-      this.done.append(block);
+      this.addBlock(renderMarkdown(tail.slice(cut, end)));
       cut = end;
     }
-    this.committed += tail.slice(0, cut);
+    if (cut > 0) this.commit(text, this.committedLength + cut);
     tail = tail.slice(cut);
     const more = next < ends.length || (cut > 0 && tail.length > COMMIT_BUDGET);
     if (more) schedule(this.resume);
@@ -278,12 +293,46 @@ export class MarkdownView {
     if (plain) {
       // A block this large (or the rest of a text still being committed) is drawn as plain
       // text: rendering it as markdown in one go would freeze the page.
-      this.showPlain(text, this.committed.length);
+      this.showPlain(text, this.committedLength);
       if (this.live.firstChild !== this.plain || this.live.childNodes.length > 1)
         this.live.replaceChildren(this.plain);
     } else {
       this.live.replaceChildren(renderMarkdown(tail, final));
     }
+  }
+
+  /** Whether `text` goes on from what is committed: as long, with the same first and last
+   * committed characters (text only grows while a run streams). */
+  private continues(text: string): boolean {
+    const length = this.committedLength;
+    if (length === 0) return true;
+    const end = this.committedEnd;
+    return (
+      text.length >= length &&
+      text.startsWith(this.committedHead) &&
+      text.startsWith(end, length - end.length)
+    );
+  }
+
+  /** Put a rendered block after the others, in the last page. */
+  private addBlock(content: DocumentFragment): void {
+    if (this.page === null || this.page.childElementCount >= PAGE_BLOCKS) {
+      this.page = document.createElement("div");
+      this.page.className = "cs-md-page";
+      this.done.append(this.page);
+    }
+    const block = document.createElement("div");
+    block.className = "cs-md-block";
+    block.append(content);
+    this.page.append(block);
+  }
+
+  /** Mark `text` up to `length` as rendered. */
+  private commit(text: string, length: number): void {
+    this.committedLength = length;
+    if (this.committedHead.length < EDGE)
+      this.committedHead = text.slice(0, Math.min(EDGE, length));
+    this.committedEnd = text.slice(Math.max(0, length - EDGE), length);
   }
 
   /** The complete blocks at the start of `tail`: looked for in a window of a few steps,

@@ -9,6 +9,7 @@ import {
   isAllowedImageUrl,
   LIVE_MARKDOWN_LIMIT,
   MarkdownView,
+  PAGE_BLOCKS,
   PLAIN_PIECE,
   renderMarkdown,
 } from "../../src/views/markdown";
@@ -159,6 +160,32 @@ describe("incremental rendering", () => {
     view.update("alpha\n\nbeta\n\ngamma", true);
     view.update("alpha\n\nbe", false);
     expect(view.el.textContent?.replace(/\s+/g, " ").trim()).toBe("alpha be");
+  });
+
+  it("keeps finished blocks in pages, so a long text is a few hundred elements to lay out", async () => {
+    const view = new MarkdownView();
+    const paragraphs = Array.from({ length: 100 }, (_, k) => `paragraph ${k} ${"x".repeat(1890)}`);
+    view.update(`${paragraphs.join("\n\n")}\n`, true);
+    for (let k = 0; k < 100 && view.el.querySelector(".cs-md-plain") !== null; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const done = view.el.querySelector(".cs-md-done") as HTMLElement;
+    const blocks = done.querySelectorAll(".cs-md-block").length;
+    expect(blocks).toBeGreaterThan(PAGE_BLOCKS * 2);
+    expect(done.children.length).toBe(Math.ceil(blocks / PAGE_BLOCKS));
+    for (const page of done.children) expect(page.className).toBe("cs-md-page");
+    expect(view.el.querySelectorAll("p")).toHaveLength(100);
+  });
+
+  it("starts over when a longer text replaces the one committed", () => {
+    const view = new MarkdownView();
+    view.update("alpha\n\nbeta\n\ngamma", true);
+    view.update("other\n\nbeta\n\ngamma and more", true);
+    expect(view.el.textContent?.replace(/\s+/g, " ").trim()).toBe("other beta gamma and more");
+    view.update("other\n\nbeta\n\ngamma and more\n\nstill", true);
+    expect(view.el.textContent?.replace(/\s+/g, " ").trim()).toBe(
+      "other beta gamma and more still",
+    );
   });
 
   it("renders a long finished text a budget at a time, one frame after another", async () => {
