@@ -382,7 +382,8 @@ def render(results: dict[str, Any]) -> str:
     lines = [
         f"Run {results['when']} with `benchmarks/throughput.py`: one CPU (#{results['cpu']}), "
         f"CPU time, median of {results['repeats']} runs; load average "
-        f"{results['load_start']} at the start, {results['load_end']} at the end.",
+        f"{results['load_start']} at the start, {results['load_end']} at the end."
+        + (f" The *before* column is `{results['before']}`." if results.get("before") else ""),
         "",
         "| row | " + " | ".join(sides) + " | target |",
         "| --- | " + " | ".join("---:" for _ in sides) + " | --- |",
@@ -504,6 +505,7 @@ def main() -> None:
         "cpu": cpu,
         "repeats": args.repeats,
         "n": args.n,
+        "before": args.before,
         "load_start": " / ".join(f"{x:.2f}" for x in os.getloadavg()),
         "sides": {name: {} for name in sides},
     }
