@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import json
 import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -330,6 +332,47 @@ def test_display_updates_the_bundle_in_place_at_each_persist_and_at_the_end(
     assert "application/vnd.jupyter.widget-view+json" in final
     assert final["text/plain"].endswith(view.state.transcript())
     assert "the run as it ended" in final["text/html"]
+
+
+def test_a_run_large_enough_to_be_saved_packed_refreshes_its_readable_output_at_the_end_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import IPython
+    import IPython.display
+
+    from chunkscope.wire.persisted import PACK_OVER_BYTES
+
+    view: Any = None
+    refreshed: list[tuple[bool, int]] = []  # (ended, characters of text) at each refresh
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
+    monkeypatch.setattr(IPython.display, "display", lambda data, **kw: None)
+
+    def update(data: Any, **kw: Any) -> None:
+        refreshed.append((view.state.ended, len(view.state.text)))
+
+    monkeypatch.setattr(IPython.display, "update_display", update)
+
+    def chunk(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"type": type_, "runId": "r", "from": "AGENT", "payload": payload}
+
+    line = "A line of the answer, long enough to make the run large quickly. " * 15 + "\n"
+
+    def stream() -> Iterator[dict[str, Any]]:
+        yield chunk("start", {})
+        yield chunk("step-start", {"request": {}})
+        yield chunk("text-start", {"id": "t"})
+        for _ in range(700):
+            time.sleep(0.002)  # a model typing: batches, and saves, go out while it does
+            yield chunk("text-delta", {"id": "t", "text": line})
+        yield chunk("text-end", {"id": "t"})
+
+    view = cs.show(stream(), title="long")
+    view.result(timeout=60)
+    assert len(view.state.text) > 2 * PACK_OVER_BYTES
+    mid_run = [chars for ended, chars in refreshed if not ended]
+    assert mid_run, "while the run is small, its readable output follows it"
+    assert max(mid_run) <= PACK_OVER_BYTES
+    assert refreshed[-1][0], "the run as it ended is written out"
 
 
 def _pretend_a_kernel_displays(monkeypatch: pytest.MonkeyPatch) -> None:
