@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from adapter_fixtures import assert_coherent
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from chunkscope.adapters import ADAPTERS, AutoAdapter, SSEEvent
@@ -155,6 +155,8 @@ PASS_THROUGH = {"mastra", "legacy_workflow"}
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events=EVENTS)
+# A Konan chain event whose id is a list made a data chunk with a list for its id.
+@example(events=[{"event": "on_chat_model_start"}, ("on_chain_start", {"id": []})])
 def test_no_adapter_raises_on_garbage(events: list[Any]) -> None:
     for name, adapter_class in ADAPTERS.items():
         chunks = adapter_class().convert(events)

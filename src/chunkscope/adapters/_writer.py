@@ -439,12 +439,16 @@ class MastraWriter:
         self.emit("file", payload)
 
     def data(
-        self, name: str, data: object, data_id: str | None = None, transient: bool | None = None
+        self, name: str, data: object, data_id: object = None, transient: bool | None = None
     ) -> None:
-        """Emit a bare ``data-<name>`` chunk, as Mastra's ``writer.custom`` does."""
+        """Emit a bare ``data-<name>`` chunk, as Mastra's ``writer.custom`` does. Its ``id``
+        is a string: a number the foreign event gave is written as one, anything else (a
+        list, an object) is left out rather than make a chunk Mastra would not send."""
         chunk: Chunk = {"type": f"data-{name}", "data": to_jsonable(data)}
-        if data_id is not None:
+        if isinstance(data_id, str):
             chunk["id"] = data_id
+        elif isinstance(data_id, (int, float)) and not isinstance(data_id, bool):
+            chunk["id"] = str(data_id)
         if transient is not None:
             chunk["transient"] = transient
         self._out.append(chunk)
