@@ -264,7 +264,10 @@ def test_kernel_killed_mid_run_keeps_the_last_refresh_without_widget_state(
 ) -> None:
     lab.set_save_widget_state(False)
     path = lab.new_notebook(
-        [HANGING_SOURCE + "view = cs.show(hanging(filler=300), title='dies')", KILL],
+        # About 110 KB of filler: enough to pass the next refresh of the schedule, under the
+        # size past which a run is saved packed and refreshes its readable output at the end
+        # only (a killed run has no end).
+        [HANGING_SOURCE + "view = cs.show(hanging(filler=120), title='dies')", KILL],
         "saved-killed-plain",
     )
     lab.open(path)
