@@ -109,11 +109,7 @@ class Channel:
         """Queue ops (caller holds ``lock``); wake the flusher."""
         if not ops:
             return
-        first = ops[0]
-        # A delta's one append is most pushes: weigh it without a call.
-        self._size += (
-            len(first["text"]) if len(ops) == 1 and first["op"] == "append" else weight(ops)
-        )
+        self._size += weight(ops)
         if self._ready or self._sent_from_start:
             now = time.monotonic()
             self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
