@@ -9,6 +9,7 @@
  */
 import type { BoardRow } from "../model/wire";
 import { h, placeChildren, setAttr, setText } from "../views/dom";
+import { schedule, unschedule } from "../views/frame";
 import { COLUMNS, cellFlex } from "./columns";
 import type { Sort, SortKey } from "./order";
 import { type RowFlags, RowView } from "./row";
@@ -205,10 +206,16 @@ export class BoardTableView {
     this.axis = ms;
   }
 
-  /** The table was moved into another element: the browser forgot its scroll position. */
+  /** The table was moved into another element: the browser forgot its scroll position.
+   * It is put back in the next frame's reads, not here: setting `scrollTop` lays out the
+   * page at once, and a move happens while the notebook draws its output anew. */
   moved(): void {
-    this.el.scrollTop = this.scrollTop;
+    if (this.scrollTop > 0) schedule(this.restoreScroll, "read");
   }
+
+  private readonly restoreScroll = (): void => {
+    if (this.el.scrollTop !== this.scrollTop) this.el.scrollTop = this.scrollTop;
+  };
 
   /** Scroll back to the first row (the rows shown changed). */
   toTop(): void {
@@ -241,11 +248,14 @@ export class BoardTableView {
   /** Stop watching the table's size. */
   dispose(): void {
     this.resizes?.disconnect();
+    unschedule(this.restoreScroll);
   }
 
-  /** Height of the rows' visible area (below the header). */
+  /** Height of the rows' visible area (below the header), as the size observer last
+   * reported it. Before its first report the table's largest height is assumed: reading
+   * the element's height instead would lay out the page in the middle of the first draw. */
   private viewportHeight(): number {
-    const height = this.height ?? this.el.clientHeight;
+    const height = this.height ?? 0;
     return height > 0 ? Math.max(ROW_HEIGHT, height - ROW_HEIGHT) : VIEWPORT_FALLBACK;
   }
 

@@ -640,8 +640,14 @@ export interface BoardRow {
  */
 export type BoardRowPatch = Partial<BoardRow>;
 
-/** What a saved notebook keeps of a board: every row, and the full runs that fit. */
+/**
+ * What a saved notebook keeps of a board: every row, and the full runs that fit.
+ * `elapsedMs` is first: it differs between two saves, so a page comparing the new value
+ * with the old one key by key stops there.
+ */
 export interface BoardSaved {
+  /** The board's age when this state was taken (the strips' shared time axis). */
+  elapsedMs: number;
   /** Number of the last row message this state includes. */
   seq: number;
   rows: BoardRow[];
@@ -659,8 +665,6 @@ export interface BoardSaved {
    * `keepLimit` (`size`), or the runs kept before it filled `keepTotal` (`total`).
    */
   leftOut: Record<string, "size" | "total">;
-  /** The board's age when this state was taken (the strips' shared time axis). */
-  elapsedMs: number;
 }
 
 /**

@@ -866,8 +866,12 @@ class BoardRowPatch(TypedDict, total=False):
 
 
 class BoardSaved(TypedDict):
-    """What a saved notebook keeps of a board: every row, and the full runs that fit."""
+    """What a saved notebook keeps of a board: every row, and the full runs that fit.
+    ``elapsedMs`` is first: it differs between two saves, so a page comparing the new value
+    with the old one key by key stops there."""
 
+    elapsedMs: float
+    """The board's age when this state was taken (the strips' shared time axis)."""
     seq: int
     """Number of the last row message this state includes."""
     rows: list[BoardRow]
@@ -881,8 +885,6 @@ class BoardSaved(TypedDict):
     leftOut: dict[str, Literal["size", "total"]]
     """Row id → why an ended run was saved as its row only: its snapshot was over
     ``keepLimit`` (``size``), or the runs kept before it filled ``keepTotal`` (``total``)."""
-    elapsedMs: float
-    """The board's age when this state was taken (the strips' shared time axis)."""
 
 
 class BoardRowsMessage(TypedDict):

@@ -435,7 +435,10 @@ export function mountTranscript(
     ctx.scrubTime.subscribe(later),
     ctx.selection.subscribe((id) => view.highlight(id)),
   ];
-  view.draw(ctx.store.get());
+  // Drawn now, followed in the first frame: reading the height here would lay the page out
+  // in the middle of the notebook drawing the output.
+  view.render(ctx.store.get());
+  schedule(follow, "read");
   view.highlight(ctx.selection.get());
 
   return {
