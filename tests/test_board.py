@@ -468,6 +468,22 @@ def test_the_saved_board_stops_keeping_runs_at_its_total_budget() -> None:
     assert len(budget.saved["rows"]) == 6, "every run keeps its row"
 
 
+def test_a_board_of_many_runs_shows_its_table_as_text_in_the_readable_html() -> None:
+    # JupyterLab's table of contents sanitizes every output's text/html tag by tag in one
+    # task: a 100-row HTML table took 60-80 ms of the page on each display update.
+    board = CapturedBoard(
+        {f"run{i:03d}": (lambda i=i: _text_run(f"run{i}", 2)) for i in range(100)}
+    )
+    board.result(timeout=30)
+    _plain, rich = board.readable()
+    assert "<table" not in rich and '<pre class="cs-static">' in rich
+    assert rich.count("<") < 20
+    assert all(f"run{i:03d}" in rich for i in range(100))
+    small = CapturedBoard({f"run{i}": (lambda i=i: _text_run(f"run{i}", 2)) for i in range(3)})
+    small.result(timeout=30)
+    assert "<table" in small.readable()[1]
+
+
 def test_the_output_bundle_is_the_table_and_nbval_compares_only_its_stable_head() -> None:
     board = CapturedBoard({"one": lambda: _text_run("one", 3)}, title="sweep")
     before, before_html = board.readable()

@@ -13,6 +13,7 @@ import pytest
 
 import chunkscope as cs
 from captured_view import Captured
+from chunkscope.live.widget import READABLE_HTML_LIMIT, READABLE_HTML_TAGS
 
 
 def test_repr_is_deterministic_and_replaces_the_default_address() -> None:
@@ -426,6 +427,35 @@ def test_a_run_with_long_static_html_shows_its_transcript_as_text(
     plain, rich = view.readable()
     assert state.transcript() in plain
     assert f'<pre class="cs-static">{html.escape(state.transcript())}</pre>' in rich
+
+
+def test_a_run_whose_static_html_has_many_tags_shows_its_transcript_as_text() -> None:
+    # JupyterLab's table of contents sanitizes every output's text/html tag by tag in one
+    # task: a run of many short parts is shown there as preformatted text.
+    def many_parts() -> Iterator[dict[str, Any]]:
+        yield {"type": "start", "runId": "r", "from": "AGENT", "payload": {}}
+        for n in range(READABLE_HTML_TAGS // 4):
+            call = {"toolCallId": f"c{n}", "toolName": "lookup"}
+            yield {
+                "type": "tool-call",
+                "runId": "r",
+                "from": "AGENT",
+                "payload": {**call, "args": {"n": n}},
+            }
+            yield {
+                "type": "tool-result",
+                "runId": "r",
+                "from": "AGENT",
+                "payload": {**call, "result": n},
+            }
+
+    view = cs.show(many_parts(), title="tags", display=False)
+    state = view.result(timeout=30)
+    assert len(state.static_html()) <= READABLE_HTML_LIMIT
+    assert state.static_html().count("<") > READABLE_HTML_TAGS
+    _plain, rich = view.readable()
+    assert f'<pre class="cs-static">{html.escape(state.transcript())}</pre>' in rich
+    assert rich.count("<") < 20
 
 
 def test_a_long_run_keeps_the_start_of_its_transcript_in_the_output(

@@ -19,7 +19,7 @@ import traitlets
 
 from ..fold.state import RunState
 from ..live.display import DisplayedOutput
-from ..live.widget import LIVE_LINE, READABLE_HTML_LIMIT, readable_html
+from ..live.widget import LIVE_LINE, fits_readable_html, readable_html
 from ..present.compare import compare
 from ..wire.held import answer as held_answer
 from .engine import Board
@@ -195,7 +195,7 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
             more = f"\n… and {len(rows) - len(listed):,} more runs: board.table() has them all"
         plain = f"{self!r}\n{LIVE_LINE}{age}\n{text_table(listed)}{more}"
         static = html_table(listed) + (f"<p>{html.escape(more.strip())}</p>" if more else "")
-        if len(static) > READABLE_HTML_LIMIT:
+        if not fits_readable_html(static):
             static = f'<pre class="cs-static">{html.escape(text_table(listed) + more)}</pre>'
         return plain, readable_html(age, static)
 

@@ -52,6 +52,18 @@ READABLE_HTML_LIMIT = 200_000
 longer shows its transcript there as preformatted text. JupyterLab parses the HTML of every
 display update it receives, whichever format it draws, so this bounds the page's work too."""
 
+READABLE_HTML_TAGS = 1_000
+"""Tags (counted as ``<``) a view's static HTML may hold; past them the run or board is shown
+as preformatted text. JupyterLab's table of contents sanitizes the ``text/html`` of every
+output it receives, tag by tag and in one task, to find headings: about 20 µs a tag on a
+two-core machine, so 1,000 tags stay near 20 ms where a 100-row board table took 60-80."""
+
+
+def fits_readable_html(static: str) -> bool:
+    """Whether ``static`` is small enough, in characters and tags, for the readable output."""
+    return len(static) <= READABLE_HTML_LIMIT and static.count("<") <= READABLE_HTML_TAGS
+
+
 HTML_OPEN = "<!-- chunkscope:live -->"
 """Opens the bundle's ``text/html``; ``HTML_CLOSE`` ends it."""
 
@@ -239,7 +251,7 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
                     rest = len(transcript) - len(kept)
                     transcript = f"{kept}… and {rest:,} more characters: {whole}"
             static = "" if shortened else state.static_html()
-            if shortened or len(static) > READABLE_HTML_LIMIT:
+            if shortened or not fits_readable_html(static):
                 static = f'<pre class="cs-static">{html.escape(transcript)}</pre>'
         plain = f"{self!r}\n{LIVE_LINE}{age}\n{transcript}"
         return plain, readable_html(age, static)
