@@ -474,3 +474,55 @@ def test_a_long_run_keeps_the_start_of_its_transcript_in_the_output(
     assert whole.startswith(kept.split("… and ")[0])
     assert "more characters: view.transcript() or cs.write_html(view, path)" in kept
     assert "<pre" in rich and "more characters" in rich
+
+
+class _RecordingComm:
+    """A comm that keeps the state updates a widget sends, as the page would receive them."""
+
+    kernel = object()
+    comm_id = "recording"
+
+    def __init__(self) -> None:
+        self.updates: list[tuple[dict[str, Any], list[Any]]] = []
+
+    def send(self, data: Any = None, buffers: Any = None, **_: Any) -> None:
+        if isinstance(data, dict) and data.get("method") == "update":
+            self.updates.append((data["state"], list(buffers or [])))
+
+    def on_msg(self, _callback: Any) -> None:
+        pass
+
+    def close(self, *_: Any, **__: Any) -> None:
+        pass
+
+
+def test_a_large_run_sent_again_for_the_cell_that_waited_differs_before_its_packed_bytes() -> None:
+    # The page's widget model compares a new value with the one it holds key by key before
+    # storing it; the same packed snapshot sent again would be compared byte by byte.
+    comm = _RecordingComm()
+    view = cs.StreamView(title="large")
+    view.comm = comm
+    line = "A line of the answer, long enough to make the run large quickly. " * 15 + "\n"
+
+    def stream() -> Iterator[dict[str, Any]]:
+        yield {"type": "text-start", "runId": "r", "from": "AGENT", "payload": {"id": "t"}}
+        for _ in range(400):
+            yield {
+                "type": "text-delta",
+                "runId": "r",
+                "from": "AGENT",
+                "payload": {"id": "t", "text": line},
+            }
+
+    view.start(stream())
+    view.result(timeout=60)
+    finals = [state["snapshot"] for state, _ in comm.updates if "snapshot" in state]
+    assert len(finals) >= 2
+    first, again = finals[-2], finals[-1]
+    assert first.get("encoding") == again.get("encoding") == "deflate-json"
+    assert first["seq"] == again["seq"], "the same final run: the page does not decode it again"
+    assert again.get("resent") == 1 and "resent" not in first
+    view.result(timeout=60)
+    assert [state["snapshot"] for state, _ in comm.updates if "snapshot" in state][-1][
+        "resent"
+    ] == 2

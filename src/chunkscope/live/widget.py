@@ -28,7 +28,7 @@ from ..present.transcript import title_line
 from ..recording import Recorder
 from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
-from ..wire.schema import RowsMessage
+from ..wire.schema import PACKED_ENCODING, RowsMessage
 from .consume import Channel, Consumer
 from .display import DisplayedOutput
 
@@ -203,8 +203,13 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
         # the cell that started the run; nbclient and nbconvert --execute keep only comm
         # messages of the cell they run. Sending it again from the cell that waited makes a
         # notebook executed headless save the finished run.
-        if self.done and self.snapshot is not None:
-            self.send_state("snapshot")
+        snapshot = self.snapshot
+        if self.done and snapshot is not None:
+            if snapshot.get("encoding") == PACKED_ENCODING:
+                # Not the same value again: see PackedSnapshot.resent.
+                self.snapshot = {**snapshot, "resent": int(snapshot.get("resent", 0)) + 1}
+            else:
+                self.send_state("snapshot")
             self._refresh_display()
 
     def stop(self) -> None:

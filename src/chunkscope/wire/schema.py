@@ -572,14 +572,23 @@ class Snapshot(_SnapshotRequired, total=False):
     """Always saved; in a live message only once a page asked for rows (``RowsRequest``)."""
 
 
-class PackedSnapshot(TypedDict):
-    """A large Snapshot as the synced trait holds it: its JSON, deflated, in one binary
-    buffer."""
-
+class _PackedSnapshotRequired(TypedDict):
     v: int
     seq: int
     encoding: Literal["deflate-json"]
     data: bytes
+
+
+class PackedSnapshot(_PackedSnapshotRequired, total=False):
+    """A large Snapshot as the synced trait holds it: its JSON, deflated, in one binary
+    buffer."""
+
+    resent: int
+    """How many times the kernel sent this snapshot again, from a cell that waited for the
+    run. The page's widget model compares a new value with the one it holds key by key
+    before storing it (ipywidgets' Backbone models, with lodash's isEqual): a resend that
+    differed nowhere would make it compare the packed bytes one by one (about 60 ns a byte,
+    in one task)."""
 
 
 class TransientItem(TypedDict):
