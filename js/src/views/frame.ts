@@ -73,6 +73,11 @@ export function frameTime(): number {
   return frameStart === null ? 0 : performance.now() - frameStart;
 }
 
+/** Whether a frame's jobs are running now. */
+export function inFrame(): boolean {
+  return frameStart !== null;
+}
+
 /** Drop `job` from the next frame, as when its view goes away. */
 export function unschedule(job: Job): void {
   queues.write.delete(job);

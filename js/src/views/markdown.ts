@@ -8,7 +8,7 @@ import createDOMPurify, { type DOMPurify } from "dompurify";
 import { Marked } from "marked";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
-import { frameTime, schedule } from "./frame";
+import { frameTime, inFrame, schedule } from "./frame";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -109,24 +109,33 @@ const WARM_UP_SAMPLE = [
   "",
 ].join("\n");
 
-let warmed = false;
+let warmth: "cold" | "warming" | "warm" = "cold";
 
 /**
- * Render a small sample once, when the page is idle: the first real text is then drawn by
- * compiled parser code instead of paying the cold start (tens of milliseconds) in the frame
- * where the run's first tokens arrive.
+ * Render a small sample once, in a task of its own right after the view's: the parser's
+ * cold start (its rules built, its code compiled: 10-30 ms) is then paid outside any frame,
+ * and the first real text is drawn by compiled code.
  */
 export function warmUpMarkdown(): void {
-  if (warmed) return;
-  warmed = true;
-  const run = () => {
-    renderMarkdown(WARM_UP_SAMPLE, false);
-    completeBlockEnds(WARM_UP_SAMPLE);
-  };
-  const idle = (globalThis as { requestIdleCallback?: (fn: () => void) => void })
-    .requestIdleCallback;
-  if (typeof idle === "function") idle(run);
-  else setTimeout(run, 0);
+  if (warmth !== "cold") return;
+  warmth = "warming";
+  setTimeout(() => {
+    try {
+      renderMarkdown(WARM_UP_SAMPLE, false);
+      completeBlockEnds(WARM_UP_SAMPLE);
+    } finally {
+      warmth = "warm";
+    }
+  }, 0);
+}
+
+/** Whether markdown may be rendered now: in a frame, only once the parser is warm (until
+ * then a frame shows text as plain text and asks for the warm-up); outside one (a direct
+ * call), always. */
+function markdownReady(): boolean {
+  if (warmth === "warm" || !inFrame()) return true;
+  warmUpMarkdown();
+  return false;
 }
 
 /** Markdown source → a sanitized DocumentFragment. Its code blocks are highlighted later,
@@ -260,7 +269,8 @@ export class MarkdownView {
     // Commit the complete blocks found in a bounded window, so one frame never renders more
     // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame, and
     // so does all of it when this frame's time for markdown is spent.
-    const timely = frameTime() < FRAME_MARKDOWN_MS;
+    const ready = markdownReady();
+    const timely = ready && frameTime() < FRAME_MARKDOWN_MS;
     const ends = (final && tail.length <= COMMIT_STEP) || !timely ? [] : this.blockEnds(tail);
     // Render the complete blocks a step at a time while the frame has time: what is left
     // stays plain text and waits for the next frame.
@@ -285,7 +295,7 @@ export class MarkdownView {
     // Out of time, the tail is shown as text now and as markdown in the next frame.
     const late = tail.length <= limit && frameTime() >= FRAME_MARKDOWN_MS;
     if (late || !timely) schedule(this.resume);
-    const plain = tail.length > limit || late;
+    const plain = tail.length > limit || late || !ready;
     if (tail === this.lastTail && final === this.lastFinal && plain === this.lastPlain) return;
     this.lastTail = tail;
     this.lastFinal = final;

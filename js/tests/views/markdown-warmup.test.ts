@@ -1,0 +1,32 @@
+// @vitest-environment jsdom
+import { expect, it, vi } from "vitest";
+
+// Fresh modules: the parser's warm-up is the page's, done once, so it must start cold here.
+it("draws text in a frame as plain text until the parser has warmed up in a task of its own", async () => {
+  vi.resetModules();
+  const { schedule } = await import("../../src/views/frame");
+  const { MarkdownView } = await import("../../src/views/markdown");
+  const view = new MarkdownView();
+  const source = "Some *emphasis* here\n\nand a second paragraph";
+  await new Promise<void>((resolve) =>
+    schedule(() => {
+      view.update(source, false);
+      resolve();
+    }),
+  );
+  expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(source);
+  expect(view.el.querySelector("em")).toBeNull();
+  for (let k = 0; k < 20 && view.el.querySelector("em") === null; k++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
+  expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+});
+
+it("renders at once outside a frame, warm or not", async () => {
+  vi.resetModules();
+  const { MarkdownView } = await import("../../src/views/markdown");
+  const view = new MarkdownView();
+  view.update("Some *emphasis* here", true);
+  expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
+});
