@@ -446,12 +446,24 @@ def test_two_saves_of_a_board_differ_in_their_first_key() -> None:
     board = CapturedBoard({f"run{i}": (lambda i=i: _text_run(f"run{i}", 50)) for i in range(3)})
     board.result(timeout=30)
     first = board.saved_state()
-    time.sleep(0.002)
     second = board.saved_state()
     assert first["runs"] == second["runs"] and first["rows"] == second["rows"]
     (key, value), (key_again, value_again) = next(iter(first.items())), next(iter(second.items()))
-    assert key == key_again == "elapsedMs"
+    assert key == key_again == "save"
     assert value != value_again
+
+
+def test_a_finished_board_keeps_its_time_axis_where_its_last_run_ended() -> None:
+    board = CapturedBoard({"one": lambda: _text_run("one", 5)})
+    board.result(timeout=30)
+    ended = board.saved_state()["elapsedMs"]
+    time.sleep(0.05)
+    assert board.saved_state()["elapsedMs"] == ended, "saved or written out later"
+    board.sent.clear()
+    board._board.send_all()
+    assert [message["elapsedMs"] for message in board.sent if message.get("kind") == "board"] == [
+        round(ended, 1)
+    ], "a page that asks again later"
 
 
 def test_the_saved_board_stops_keeping_runs_at_its_total_budget() -> None:

@@ -45,6 +45,7 @@ export function changesMsg(
 
 export function savedBoard(rows: BoardRow[], fields: Partial<BoardSaved> = {}): BoardSaved {
   return {
+    save: 1,
     seq: 1,
     rows,
     runs: {},

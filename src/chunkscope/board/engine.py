@@ -202,12 +202,20 @@ class Board:
         self._all_done = threading.Event()
         self._last_saved = time.monotonic()
         self._finalized = False
+        self._ended_ms: float | None = None
 
     # ---------------------------------------------------------------- runs
 
     def now_ms(self) -> float:
         """The board's age in ms."""
         return (time.monotonic() - self._origin) * 1000.0
+
+    def age_ms(self) -> float:
+        """Where the strips' shared time axis ends: the board's age while a run goes on, its
+        age when the last run ended once every run has (a page that asks again, or a board
+        saved or written out later, keeps the strips as they ended)."""
+        ended = self._ended_ms
+        return ended if ended is not None else self.now_ms()
 
     def add(self, item: Labelled) -> BoardRun:
         """Queue a run; it starts when a slot is free."""
@@ -219,6 +227,7 @@ class Board:
             self.by_id[run.id] = run
             self._all_done.clear()
             self._finalized = False
+            self._ended_ms = None
             self._ensure_thread()
             self._cond.notify()
         return run
@@ -324,7 +333,7 @@ class Board:
                 "full": full,
                 "rows": rows,
                 "changes": changes,
-                "elapsedMs": round(self.now_ms(), 1),
+                "elapsedMs": round(self.age_ms(), 1),
             }
         )
 
@@ -468,6 +477,7 @@ class Board:
                     return False
                 if not self._finalized:
                     self._finalized = True
+                    self._ended_ms = self.now_ms()
                     finish = True
                 else:
                     finish = False

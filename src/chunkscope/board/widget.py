@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import itertools
 import uuid
 from collections.abc import Generator
 from pathlib import Path
@@ -78,6 +79,7 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         self.keep_total = keep_total
         """Bytes of packed snapshots the saved board keeps over all its runs."""
         self._display_id = f"chunkscope-board-{self._instance}"
+        self._save_numbers = itertools.count(1)
         self._board = Board(
             _BoardSink(self), concurrency=concurrency, adapter=adapter, idle_timeout=idle_timeout
         )
@@ -161,13 +163,15 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         kept, left = (
             self._board.saved_runs(self.keep, self.keep_total, whole=whole) if runs else ({}, {})
         )
-        # The age comes first: it differs between any two saves, and the page's widget model
-        # compares a new value with the one it holds key by key, in this order, before it
-        # stores it (ipywidgets' Backbone models, with lodash's isEqual). Any later key
-        # would make it compare every row, then every kept run's packed bytes one by one: a
-        # second of the page's time for 2,000 runs.
+        # The save's number comes first: it differs between any two saves, and the page's
+        # widget model compares a new value with the one it holds key by key, in this order,
+        # before it stores it (ipywidgets' Backbone models, with lodash's isEqual). Without it
+        # a finished board saved again (from the cell that waited) would make it compare
+        # every row, then every kept run's packed bytes one by one: a second of the page's
+        # time for 2,000 runs.
         return {
-            "elapsedMs": self._board.now_ms(),
+            "save": next(self._save_numbers),
+            "elapsedMs": self._board.age_ms(),
             "seq": self._board.seq,
             "rows": self._board.rows(),
             "runs": kept,

@@ -875,12 +875,16 @@ class BoardRowPatch(TypedDict, total=False):
 
 
 class BoardSaved(TypedDict):
-    """What a saved notebook keeps of a board: every row, and the full runs that fit.
-    ``elapsedMs`` is first: it differs between two saves, so a page comparing the new value
-    with the old one key by key stops there."""
+    """What a saved notebook keeps of a board: every row, and the full runs that fit."""
 
+    save: int
+    """Which save of the board this is (1, 2, …). First, as it differs between any two
+    saves: the page's widget model compares a new value with the one it holds key by key
+    before storing it, and stops at the first difference instead of comparing the kept runs'
+    packed bytes one by one."""
     elapsedMs: float
-    """The board's age when this state was taken (the strips' shared time axis)."""
+    """Where the strips' shared time axis ends: the board's age when this state was taken,
+    or when its last run ended once every run has."""
     seq: int
     """Number of the last row message this state includes."""
     rows: list[BoardRow]
