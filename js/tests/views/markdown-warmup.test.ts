@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { expect, it, vi } from "vitest";
+import { waitUntil } from "../helpers";
 
 // Fresh modules: the parser's warm-up is the page's, done once, so it must start cold here.
 it("draws text in a frame as plain text until the parser has warmed up in a task of its own", async () => {
@@ -16,9 +17,7 @@ it("draws text in a frame as plain text until the parser has warmed up in a task
   );
   expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(source);
   expect(view.el.querySelector("em")).toBeNull();
-  for (let k = 0; k < 20 && view.el.querySelector("em") === null; k++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(() => view.el.querySelector("em") !== null);
   expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
   expect(view.el.querySelector(".cs-md-plain")).toBeNull();
 });

@@ -13,6 +13,7 @@ import {
   PLAIN_PIECE,
   renderMarkdown,
 } from "../../src/views/markdown";
+import { waitUntil } from "../helpers";
 
 function html(source: string): HTMLElement {
   const div = document.createElement("div");
@@ -133,9 +134,7 @@ describe("incremental rendering", () => {
     await spent;
     expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe("Some *emphasis* here");
     expect(view.el.querySelector("em")).toBeNull();
-    for (let k = 0; k < 20 && view.el.querySelector("em") === null; k++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(() => view.el.querySelector("em") !== null);
     expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
     expect(view.el.querySelector(".cs-md-plain")).toBeNull();
   });
