@@ -17,3 +17,23 @@ class Captured(cs.StreamView):
 
     def send(self, content: Any, buffers: Any = None) -> None:
         self.sent.append(json.loads(json.dumps(content)))
+
+
+class RecordingComm:
+    """A comm that keeps the state updates a widget sends, as the page would receive them."""
+
+    kernel = object()
+    comm_id = "recording"
+
+    def __init__(self) -> None:
+        self.updates: list[tuple[dict[str, Any], list[Any]]] = []
+
+    def send(self, data: Any = None, buffers: Any = None, **_: Any) -> None:
+        if isinstance(data, dict) and data.get("method") == "update":
+            self.updates.append((data["state"], list(buffers or [])))
+
+    def on_msg(self, _callback: Any) -> None:
+        pass
+
+    def close(self, *_: Any, **__: Any) -> None:
+        pass

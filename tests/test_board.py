@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
+import string
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 
 import chunkscope as cs
+from captured_view import RecordingComm
 from chunkscope.live.widget import LIVE_LINE, NBVAL_SANITIZE
 from chunkscope.wire.persisted import PACKED_ENCODING, unpack_snapshot
 
@@ -453,6 +456,49 @@ def test_two_saves_of_a_board_differ_in_their_first_key() -> None:
     assert value != value_again
 
 
+def _random_text_run(seed: int, chars: int) -> Iterator[dict[str, Any]]:
+    """A run whose text does not compress much: its packed snapshot weighs about 0.6 byte a
+    character."""
+    letters = random.Random(seed)
+    piece = 1000
+    for chunk in _text_run(f"run{seed}", chars // piece):
+        if chunk["type"] == "text-delta":
+            text = "".join(letters.choice(string.ascii_lowercase) for _ in range(piece))
+            chunk = {**chunk, "payload": {**chunk["payload"], "text": text}}
+        yield chunk
+
+
+def test_a_large_saved_board_reaches_the_page_in_messages_of_about_a_megabyte() -> None:
+    # Each message is one task of the page: 2,000 kept runs in one 13 MB message held it for
+    # 150-250 ms. Every run is still kept, over the ``saved`` trait and its parts.
+    comm = RecordingComm()
+    sources = {f"run{i}": (lambda i=i: _random_text_run(i, 100_000)) for i in range(60)}
+    board = CapturedBoard(sources)
+    board.comm = comm
+    board.result(timeout=60)
+    kept = board.kept()
+    assert len(kept) == 60
+    total = sum(len(run["data"]) for run in kept.values())
+    assert total > 3_000_000
+    # The final save: ``saved``, then each part in an update of its own.
+    finals = [
+        (state, buffers)
+        for state, buffers in comm.updates
+        if any(key.startswith("saved") for key in state)
+    ]
+    last_saved = max(i for i, (state, _) in enumerate(finals) if "saved" in state)
+    parts = board.saved["runParts"] if board.saved else 0
+    assert parts >= 3
+    sent = finals[last_saved : last_saved + 1 + parts]
+    assert [sorted(state) for state, _ in sent] == [["saved"]] + [
+        [f"saved_runs_{index}"] for index in range(1, parts + 1)
+    ]
+    # The packed runs travel as the messages' binary buffers.
+    weights = [sum(len(buffer) for buffer in buffers) for _, buffers in sent]
+    assert all(weight <= 1_000_000 for weight in weights), weights
+    assert sum(weights) == total
+
+
 def test_a_finished_board_keeps_its_time_axis_where_its_last_run_ended() -> None:
     board = CapturedBoard({"one": lambda: _text_run("one", 5)})
     board.result(timeout=30)
@@ -470,12 +516,12 @@ def test_the_saved_board_stops_keeping_runs_at_its_total_budget() -> None:
     sources = {f"run{i}": (lambda i=i: _text_run(f"run{i}", 300)) for i in range(6)}
     board = CapturedBoard(sources, keep_total=10**9)
     board.result(timeout=30)
-    assert board.saved is not None and len(board.saved["runs"]) == 6
-    one = len(board.saved["runs"]["r0"]["data"])
+    assert len(board.kept()) == 6
+    one = len(board.kept()["r0"]["data"])
     budget = CapturedBoard(sources, keep_total=3 * one + one // 2)
     budget.result(timeout=30)
     assert budget.saved is not None
-    assert sorted(budget.saved["runs"]) == ["r0", "r1", "r2"]
+    assert sorted(budget.kept()) == ["r0", "r1", "r2"]
     assert budget.saved["leftOut"] == {"r3": "total", "r4": "total", "r5": "total"}
     assert len(budget.saved["rows"]) == 6, "every run keeps its row"
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import chunkscope as cs
-from captured_view import Captured
+from captured_view import Captured, RecordingComm
 from chunkscope.live.widget import READABLE_HTML_LIMIT, READABLE_HTML_TAGS
 
 
@@ -476,30 +476,10 @@ def test_a_long_run_keeps_the_start_of_its_transcript_in_the_output(
     assert "<pre" in rich and "more characters" in rich
 
 
-class _RecordingComm:
-    """A comm that keeps the state updates a widget sends, as the page would receive them."""
-
-    kernel = object()
-    comm_id = "recording"
-
-    def __init__(self) -> None:
-        self.updates: list[tuple[dict[str, Any], list[Any]]] = []
-
-    def send(self, data: Any = None, buffers: Any = None, **_: Any) -> None:
-        if isinstance(data, dict) and data.get("method") == "update":
-            self.updates.append((data["state"], list(buffers or [])))
-
-    def on_msg(self, _callback: Any) -> None:
-        pass
-
-    def close(self, *_: Any, **__: Any) -> None:
-        pass
-
-
 def test_a_large_run_sent_again_for_the_cell_that_waited_differs_before_its_packed_bytes() -> None:
     # The page's widget model compares a new value with the one it holds key by key before
     # storing it; the same packed snapshot sent again would be compared byte by byte.
-    comm = _RecordingComm()
+    comm = RecordingComm()
     view = cs.StreamView(title="large")
     view.comm = comm
     line = "A line of the answer, long enough to make the run large quickly. " * 15 + "\n"

@@ -4,11 +4,16 @@
  * JupyterLab left off the page when it drew the output again (see host/placed.ts).
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
-import { type BoardSource, createBoardSource } from "./board/source";
+import { type BoardSource, createBoardSource, keptIn } from "./board/source";
 import { type BoardHandle, mountBoard } from "./board/view";
 import { PlacedViews } from "./host/placed";
 import { ModelEntries } from "./host/registry";
-import type { BoardModel, BoardSaved } from "./model/wire";
+import {
+  BOARD_SAVED_PART_PREFIX,
+  type BoardModel,
+  type BoardSaved,
+  type BoardSavedPart,
+} from "./model/wire";
 
 type BoardWidgetModel = AnyModel<BoardModel>;
 
@@ -20,6 +25,23 @@ interface BoardEntry {
 
 const entries = new ModelEntries<BoardEntry>();
 
+/** The kept run of row `id`: in the saved board's own `runs`, or in one of the traits that
+ * hold the rest of them (BoardSaved `runParts`, each sent in a message of its own). */
+function keptRunOf(model: BoardWidgetModel, saved: BoardSaved, id: string): unknown {
+  const own = keptIn(saved.runs, id);
+  if (own !== undefined) return own;
+  const parts = typeof saved.runParts === "number" ? saved.runParts : 0;
+  const attributes = model as unknown as { get(name: string): unknown };
+  for (let index = 1; index <= parts; index++) {
+    const part = attributes.get(`${BOARD_SAVED_PART_PREFIX}${index}`) as BoardSavedPart | null;
+    // A part of an earlier save (not yet replaced) is not this save's.
+    if (part?.save !== saved.save) continue;
+    const value = keptIn(part.runs, id);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
 /** The model's entry, created on first use: the rows start from the saved board when there
  * is one, so a reopened notebook shows the table (and the runs it kept) without a kernel. */
 function entryFor(model: BoardWidgetModel): BoardEntry {
@@ -28,6 +50,7 @@ function entryFor(model: BoardWidgetModel): BoardEntry {
   const source = createBoardSource({
     send: (up) => model.send(up),
     saved: model.get("saved") as BoardSaved | null,
+    keptRun: (saved, id) => keptRunOf(model, saved, id),
     title: model.get("title") ?? "",
   });
   const onMessage = (msg: unknown) => source.receive(msg);

@@ -210,7 +210,7 @@ LOAD_RECORDED = "board = cs.runs(folder, title='two thousand recordings')"
 WAIT_RECORDED = """\
 states = await board.wait()
 print(json.dumps({"runs": len(states), "statuses": sorted({s.status for s in states.values()}),
-                  "kept": len(board.saved["runs"])}))
+                  "kept": len(board.kept())}))
 """
 
 
@@ -263,6 +263,19 @@ def test_two_thousand_recorded_runs_sort_and_filter_without_a_long_task(lab: Lab
     assert max(loading, default=0) <= LOADING_BUDGET_MS, f"loading tasks: {loading}"
     assert size <= SAVED_BOARD_LIMIT_BYTES, f"the saved notebook weighs {size:,} bytes"
     assert kernel["kept"] > 0, "the saved board keeps the runs that fit its budget whole"
+
+    # Reopened with no kernel: the last kept run comes from the last of the saved board's
+    # parts (each sent in a message of its own), and opens whole.
+    lab.server.shutdown_kernels()
+    lab.reload()
+    board = lab.page.locator(BOARD)
+    board.locator(".cs-brow").first.wait_for(timeout=60_000)
+    last = kernel["kept"] - 1
+    board.locator(".cs-board-filter").fill(f"run{last:04d}")
+    board.locator(f'.cs-brow[data-id="r{last}"] .cs-bc-label').click()
+    text = board.locator(".cs-board-opened .cs-part-text").first
+    text.wait_for(timeout=30_000)
+    assert f"w{last}-979" in (text.text_content() or "")
 
 
 COMPARE = """\

@@ -71,13 +71,22 @@ export interface BoardSourceOptions {
   /** Send a message to the kernel; null where there is none (the standalone page). */
   send: ((up: BoardUp) => void) | null;
   saved: BoardSaved | null | undefined;
+  /** The kept run of row `id` in the saved board, wherever the host keeps it (a widget
+   * spreads them over more traits: BoardSaved `runParts`); by default `saved.runs`. */
+  keptRun?: (saved: BoardSaved, id: string) => unknown;
   title: string;
   /** Wall-clock time in ms (tests pass their own). */
   clock?: () => number;
 }
 
+/** The kept run of row `id` in `runs` (a saved board's, or a part's): undefined if none. */
+export function keptIn(runs: unknown, id: string): unknown {
+  return isRecord(runs) && Object.hasOwn(runs, id) ? runs[id] : undefined;
+}
+
 export function createBoardSource(options: BoardSourceOptions): BoardSource {
   const send = options.send;
+  const keptRun = options.keptRun ?? ((saved, id) => keptIn(saved.runs, id));
   const clock = options.clock ?? Date.now;
   const saved = isRecord(options.saved) ? options.saved : null;
   const state: BoardState = {
@@ -130,8 +139,7 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
   /** The feed of run `id`: from the kernel when one answers, else from the saved board. */
   const openRun = (id: string): OpenedRun => {
     const label = state.table.byId.get(id)?.label ?? id;
-    const kept = state.saved?.runs;
-    const savedRun = isRecord(kept) && Object.hasOwn(kept, id) ? kept[id] : undefined;
+    const savedRun = state.saved === null ? undefined : keptRun(state.saved, id);
     if (state.live || savedRun === undefined) {
       const feed = createFeed({
         send: (message) => send?.({ kind: "run", id, message }),

@@ -52,6 +52,12 @@ export const BOARD_ELEMENT_ID = "chunkscope-board";
 /** The `id` of the element a standalone page mounts its view into. */
 export const ROOT_ELEMENT_ID = "chunkscope-root";
 
+/**
+ * A board widget's traits holding more of its saved board's kept runs (`BoardSaved`'s
+ * `runParts`) are named this and 1, 2, …
+ */
+export const BOARD_SAVED_PART_PREFIX = "saved_runs_";
+
 /** Characters of a run's text that its board row carries: the end of what it said so far. */
 export const BOARD_TAIL_CHARS = 120;
 
@@ -667,9 +673,16 @@ export interface BoardSaved {
   rows: BoardRow[];
   /**
    * Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
-   * (unpacked only when the run is opened), plain in a standalone page.
+   * (unpacked only when the run is opened), plain in a standalone page. In a widget, the
+   * first of them only, up to about a megabyte; the others are in `runParts` more traits.
    */
   runs: Record<string, Snapshot | PackedSnapshot>;
+  /**
+   * How many more traits of the widget hold kept runs (`BoardSavedPart`), named
+   * `BOARD_SAVED_PART_PREFIX` + 1, 2, …: each arrives in a message of its own, so no one
+   * message of a large saved board holds the page for long. 0 in a standalone page.
+   */
+  runParts: number;
   /** Bytes of snapshot JSON over which a run is saved as its row only. */
   keepLimit: number;
   /** Bytes of packed snapshots the saved board keeps over all its runs. */
@@ -679,6 +692,14 @@ export interface BoardSaved {
    * `keepLimit` (`size`), or the runs kept before it filled `keepTotal` (`total`).
    */
   leftOut: Record<string, "size" | "total">;
+}
+
+/** More of a saved board's kept runs, in a trait of their own (see `runParts`). */
+export interface BoardSavedPart {
+  /** The `save` of the BoardSaved this part belongs to (first, for the same reason). */
+  save: number;
+  /** Row id → the run's packed snapshot. */
+  runs: Record<string, Snapshot | PackedSnapshot>;
 }
 
 /**

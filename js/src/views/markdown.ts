@@ -86,47 +86,50 @@ export function isSafeLinkUrl(url: string): boolean {
   return /^(https?:|mailto:)/i.test(url.trim());
 }
 
-/** A little of everything model output uses, rendered once to warm the parser up. */
-const WARM_UP_SAMPLE = [
-  "## Heading",
-  "",
+/**
+ * A little of everything model output uses, one construct per piece: each is rendered in a
+ * task of its own, because the parser compiles a rule's code and regular expression the
+ * first time it meets that construct, and all of them at once took 30-50 ms in one task.
+ */
+const WARM_UP_PIECES = [
   "Some *emphasis*, **strong** text, `code`, a [link](https://example.com) and an_underscore.",
-  "",
-  "- an item",
-  "- another item",
-  "",
-  "1. first",
-  "",
+  "## Heading\n\nA paragraph\nunder it",
+  "- an item\n- another item\n\n1. first",
   "> a quote",
-  "",
-  "| a | b |",
-  "|---|---|",
-  "| 1 | 2 |",
-  "",
-  "```",
-  "print('hi')",
-  "```",
-  "",
-].join("\n");
+  "| a | b |\n|---|---|\n| 1 | 2 |",
+  "```\nprint('hi')\n```",
+];
 
 let warmth: "cold" | "warming" | "warm" = "cold";
 
 /**
- * Render a small sample once, in a task of its own right after the view's: the parser's
- * cold start (its rules built, its code compiled: 10-30 ms) is then paid outside any frame,
- * and the first real text is drawn by compiled code.
+ * Render small samples, each in a task of its own, right after the view's: the parser's cold
+ * start (its rules built, its code compiled: 30-50 ms in all) is then paid outside any frame
+ * and in pieces shorter than a frame, and the first real text is drawn by compiled code.
  */
 export function warmUpMarkdown(): void {
   if (warmth !== "cold") return;
   warmth = "warming";
-  setTimeout(() => {
-    try {
-      renderMarkdown(WARM_UP_SAMPLE, false);
-      completeBlockEnds(WARM_UP_SAMPLE);
-    } finally {
-      warmth = "warm";
-    }
-  }, 0);
+  const steps = [
+    ...WARM_UP_PIECES.map((piece) => () => renderMarkdown(piece, false)),
+    () => completeBlockEnds(WARM_UP_PIECES.join("\n\n")),
+  ];
+  const next = (index: number): void => {
+    setTimeout(() => {
+      try {
+        steps[index]?.();
+      } finally {
+        if (index + 1 < steps.length) next(index + 1);
+        else warmth = "warm";
+      }
+    }, 0);
+  };
+  next(0);
+}
+
+/** Whether the parser's warm-up has run to its end. */
+export function markdownIsWarm(): boolean {
+  return warmth === "warm";
 }
 
 /** Whether markdown may be rendered now: in a frame, only once the parser is warm (until

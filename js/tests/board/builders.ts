@@ -49,6 +49,7 @@ export function savedBoard(rows: BoardRow[], fields: Partial<BoardSaved> = {}): 
     seq: 1,
     rows,
     runs: {},
+    runParts: 0,
     keepLimit: 1_000_000,
     keepTotal: 10_000_000,
     leftOut: {},

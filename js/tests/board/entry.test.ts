@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import board from "../../src/board";
 import type { BoardDown, BoardModel, BoardUp } from "../../src/model/wire";
 import { schedule } from "../../src/views/frame";
+import { part, snapshot } from "../helpers";
 import { boardRow, changesMsg, fullMsg, savedBoard } from "./builders";
 
 type Handler = Parameters<AnyModel["on"]>[1];
@@ -99,6 +100,42 @@ describe("the board widget", () => {
     initialize(model);
     const { el } = render(model);
     expect(labels(el)).toEqual(["kept"]);
+  });
+
+  it("opens, with no kernel, a kept run that the saved board carried in a later part", async () => {
+    const kept = (text: string) => snapshot([part("text", { id: "t", text })], { seq: 2 });
+    const saved = savedBoard(
+      [
+        boardRow("a", { label: "first" }),
+        boardRow("b", { label: "later" }),
+        boardRow("c", { label: "gone" }),
+      ],
+      {
+        save: 7,
+        runs: { a: kept("from the first message") },
+        runParts: 2,
+      },
+    );
+    // Part 1 is this save's; part 2 is left from an earlier save and must not be used.
+    const parts = {
+      saved_runs_1: { save: 7, runs: { b: kept("from a later message") } },
+      saved_runs_2: { save: 6, runs: { c: kept("stale") } },
+    };
+    const model = new FakeBoardModel({ saved, ...(parts as Partial<BoardModel>) });
+    initialize(model);
+    const { el } = render(model);
+    const open = async (label: string) => {
+      const cell = [...el.querySelectorAll(".cs-brow .cs-bc-label")].find(
+        (node) => node.textContent === label,
+      );
+      (cell as HTMLElement).click();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await frame();
+      return el.querySelector(".cs-board-opened")?.textContent ?? "";
+    };
+    expect(await open("later")).toContain("from a later message");
+    expect(await open("first")).toContain("from the first message");
+    expect(await open("gone")).not.toContain("stale");
   });
 
   it("moves the view JupyterLab left off the page into the new output instead of building another", async () => {

@@ -29,3 +29,22 @@ it("renders at once outside a frame, warm or not", async () => {
   view.update("Some *emphasis* here", true);
   expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
 });
+
+it("warms the parser up in several short tasks, one construct each, not in one long task", async () => {
+  vi.resetModules();
+  vi.useFakeTimers();
+  try {
+    const markdown = await import("../../src/views/markdown");
+    markdown.warmUpMarkdown();
+    let tasks = 0;
+    while (!markdown.markdownIsWarm() && tasks < 100) {
+      vi.advanceTimersToNextTimer();
+      tasks += 1;
+    }
+    expect(markdown.markdownIsWarm()).toBe(true);
+    // Headings, lists, quotes, tables and code fences each get a task of their own.
+    expect(tasks).toBeGreaterThanOrEqual(6);
+  } finally {
+    vi.useRealTimers();
+  }
+});

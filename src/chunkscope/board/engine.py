@@ -23,6 +23,7 @@ from ..recording import Replay
 from ..wire.batching import Op
 from ..wire.persisted import packed_and_size
 from ..wire.schema import BoardRow
+from .saving import stored_bytes
 from .sources import Labelled, make
 from .summary import RowTracker
 
@@ -525,8 +526,7 @@ class Board:
                 if run.saved is None:
                     run.saved = packed_and_size(run.snapshot, always=True)
                 value, size = run.saved
-            data = value.get("data")
-            stored = len(data) if isinstance(data, bytes) else size
+            stored = stored_bytes(value, size)
             if size == 0 or size > keep:
                 left[run.id] = "size"
                 continue

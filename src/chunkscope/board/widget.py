@@ -24,6 +24,7 @@ from ..live.widget import LIVE_LINE, fits_readable_html, readable_html
 from ..present.compare import compare
 from ..wire.held import answer as held_answer
 from .engine import Board
+from .saving import part_name, split_runs
 from .sources import labelled
 from .table import BoardTable, html_table, plain_row, text_table
 
@@ -175,10 +176,25 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
             "seq": self._board.seq,
             "rows": self._board.rows(),
             "runs": kept,
+            "runParts": 0,
             "keepLimit": self.keep,
             "keepTotal": self.keep_total,
             "leftOut": left,
         }
+
+    def kept(self) -> dict[str, Any]:
+        """Row id → packed snapshot of every run the saved notebook keeps whole, over the
+        ``saved`` trait and its parts (``docs/wire.md``, BoardSaved ``runParts``)."""
+        runs: dict[str, Any] = {}
+        saved = self.saved
+        if saved is None:
+            return runs
+        runs.update(saved.get("runs", {}))
+        for index in range(1, int(saved.get("runParts", 0)) + 1):
+            part = getattr(self, part_name(index), None)
+            if isinstance(part, dict):
+                runs.update(part.get("runs", {}))
+        return runs
 
     def __repr__(self) -> str:
         return f"RunBoard(title={self.title!r})"
@@ -206,8 +222,24 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
     # ---------------------------------------------------------------- internals
 
     def _persist(self, *, runs: bool = True) -> None:
-        with self.hold_sync():
-            self.saved = self.saved_state(runs=runs)
+        state = self.saved_state(runs=runs)
+        first, *rest = split_runs(state["runs"])
+        # The rows and the first runs, then each further part in a message of its own.
+        self.saved = {**state, "runs": first, "runParts": len(rest)}
+        missing = {
+            part_name(index): traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+            for index in range(1, len(rest) + 1)
+            if not self.has_trait(part_name(index))
+        }
+        if missing:
+            self.add_traits(**missing)
+        for index, group in enumerate(rest, start=1):
+            self.set_trait(part_name(index), {"save": state["save"], "runs": group})
+        # A part left from an earlier, larger save is emptied.
+        index = len(rest) + 1
+        while self.has_trait(part_name(index)):
+            self.set_trait(part_name(index), None)
+            index += 1
         self._refresh_display()
 
     def _resend_final(self) -> None:

@@ -32,6 +32,7 @@ from ..chunks.models import ChunkFamily
 __all__ = [
     "BOARD_ELEMENT_ID",
     "BOARD_MARKS_CAP",
+    "BOARD_SAVED_PART_PREFIX",
     "BOARD_TAIL_CHARS",
     "MARK_INTERVAL_MS",
     "MAX_UNPACKED_BYTES",
@@ -59,6 +60,7 @@ __all__ = [
     "BoardRunMessage",
     "BoardRunRequest",
     "BoardSaved",
+    "BoardSavedPart",
     "BoardStatus",
     "BoardStopRequest",
     "BoardUp",
@@ -153,6 +155,10 @@ that holds the BoardSaved."""
 
 ROOT_ELEMENT_ID: Final = "chunkscope-root"
 """The ``id`` of the element a standalone page mounts its view into."""
+
+BOARD_SAVED_PART_PREFIX: Final = "saved_runs_"
+"""A board widget's traits holding more of its saved board's kept runs (``BoardSaved``'s
+``runParts``) are named this and 1, 2, …"""
 
 BOARD_TAIL_CHARS: Final = 120
 """Characters of a run's text that its board row carries: the end of what it said so far."""
@@ -890,7 +896,12 @@ class BoardSaved(TypedDict):
     rows: list[BoardRow]
     runs: dict[str, Snapshot | PackedSnapshot]
     """Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
-    (unpacked only when the run is opened), plain in a standalone page."""
+    (unpacked only when the run is opened), plain in a standalone page. In a widget, the
+    first of them only, up to about a megabyte; the others are in ``runParts`` more traits."""
+    runParts: int
+    """How many more traits of the widget hold kept runs (``BoardSavedPart``), named
+    ``BOARD_SAVED_PART_PREFIX`` + 1, 2, …: each arrives in a message of its own, so no one
+    message of a large saved board holds the page for long. 0 in a standalone page."""
     keepLimit: int
     """Bytes of snapshot JSON over which a run is saved as its row only."""
     keepTotal: int
@@ -898,6 +909,15 @@ class BoardSaved(TypedDict):
     leftOut: dict[str, Literal["size", "total"]]
     """Row id → why an ended run was saved as its row only: its snapshot was over
     ``keepLimit`` (``size``), or the runs kept before it filled ``keepTotal`` (``total``)."""
+
+
+class BoardSavedPart(TypedDict):
+    """More of a saved board's kept runs, in a trait of their own (see ``runParts``)."""
+
+    save: int
+    """The ``save`` of the BoardSaved this part belongs to (first, for the same reason)."""
+    runs: dict[str, Snapshot | PackedSnapshot]
+    """Row id → the run's packed snapshot."""
 
 
 class BoardRowsMessage(TypedDict):
