@@ -674,7 +674,7 @@ export interface BoardSaved {
   /**
    * Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
    * (unpacked only when the run is opened), plain in a standalone page. In a widget, the
-   * first of them only, up to about a megabyte; the others are in `runParts` more traits.
+   * first of them only, up to about 250 KB; the others are in `runParts` more traits.
    */
   runs: Record<string, Snapshot | PackedSnapshot>;
   /**

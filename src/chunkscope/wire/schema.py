@@ -897,7 +897,7 @@ class BoardSaved(TypedDict):
     runs: dict[str, Snapshot | PackedSnapshot]
     """Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
     (unpacked only when the run is opened), plain in a standalone page. In a widget, the
-    first of them only, up to about a megabyte; the others are in ``runParts`` more traits."""
+    first of them only, up to about 250 KB; the others are in ``runParts`` more traits."""
     runParts: int
     """How many more traits of the widget hold kept runs (``BoardSavedPart``), named
     ``BOARD_SAVED_PART_PREFIX`` + 1, 2, …: each arrives in a message of its own, so no one
