@@ -6,13 +6,16 @@ goes on live. 2,000 recorded runs load into a board that sorts and filters, and 
 notebook stays under its stated size. Measurements, with what the frames over 50 ms spent
 their time on, go to ``test-artifacts/board.json``.
 
-The main-thread budgets are those of the other browser tests, not 50 ms. On this two-core
+The main-thread budget is that of the other browser tests, not 50 ms. On this two-core
 machine, where the kernel folding 10,000 chunks a second and the server share the cores with
-the page, the page measures 70-85 ms tasks while the hundred runs stream (laying out and
-painting the rows and the opened run; the frames wait for a core), 50-70 ms for a sort of
-2,000 rows (half of it JupyterLab making the clicked cell active), 95-145 ms for the board's
-first render (its module, then JupyterLab placing the output), and 150-230 ms for JupyterLab
-to receive the message that carries the saved board of 2,000 runs (13 MB) at the end.
+the page, the page measures tasks of 0-62 ms while the hundred runs stream (laying out and
+painting the rows and the opened run, and JupyterLab answering the final display update),
+0-70 ms for a sort of 2,000 rows (most of it JupyterLab making the clicked cell active),
+60-95 ms for the board's first render (its module, then JupyterLab placing the output), and
+50-85 ms while 2,000 recorded runs load (the saved board arrives in parts of 250 KB; in one
+13 MB message it was a 150-230 ms task). Playwright's own instrumentation of the page's
+websocket adds to every message received: a 4 MB binary message is a 67 ms task under it,
+and no long task in the same Chromium driven without it.
 """
 
 from __future__ import annotations
@@ -29,12 +32,9 @@ pytestmark = pytest.mark.e2e
 
 BOARD = ".chunkscope.cs-board"
 
-#: The longest main-thread task allowed while a board streams or is sorted and filtered (ms).
+#: The longest main-thread task allowed while a board streams, loads 2,000 recorded runs (the
+#: saved board's messages included) or is sorted and filtered (ms).
 LONGTASK_BUDGET_MS = 200.0
-
-#: The longest task allowed while 2,000 recorded runs load, the saved board's message
-#: included (ms).
-LOADING_BUDGET_MS = 500.0
 
 #: What a saved notebook with a board of 2,000 runs may weigh: the kept runs' packed
 #: snapshots (``keep_total``, 10 MB, base64 in the file: 4/3 of it) and every row.
@@ -260,7 +260,7 @@ def test_two_thousand_recorded_runs_sort_and_filter_without_a_long_task(lab: Lab
     _write_measured(lab)
     lab.screenshot("board-recorded")
     assert max(sorting, default=0) <= LONGTASK_BUDGET_MS, f"sort/filter tasks: {sorting}"
-    assert max(loading, default=0) <= LOADING_BUDGET_MS, f"loading tasks: {loading}"
+    assert max(loading, default=0) <= LONGTASK_BUDGET_MS, f"loading tasks: {loading}"
     assert size <= SAVED_BOARD_LIMIT_BYTES, f"the saved notebook weighs {size:,} bytes"
     assert kernel["kept"] > 0, "the saved board keeps the runs that fit its budget whole"
 

@@ -10,7 +10,7 @@ import type { MovableView } from "../host/placed";
 import type { BoardStatus } from "../model/wire";
 import { gateWhileDetached, intersectionSight, type WatchSight } from "../views/attached";
 import { h } from "../views/dom";
-import { schedule, unschedule } from "../views/frame";
+import { atNextFrame, schedule, unschedule } from "../views/frame";
 import { tableWidth } from "./columns";
 import { ComparisonPane } from "./comparison";
 import { BoardHeader } from "./header";
@@ -147,7 +147,12 @@ export function mountBoard(
       sort,
     });
     comparison.sync(state);
-    if (opened.sync(state) && state.opened !== null && revealOpened) reveal(opened.el);
+    if (opened.sync(state) && state.opened !== null && revealOpened) {
+      // Once the browser has laid the new pane out: scrolling to it now would force that
+      // layout in the middle of this frame (25-30 ms for a run's full view).
+      const pane = opened.el;
+      atNextFrame(() => reveal(pane));
+    }
     revealOpened = false;
     tick(state);
   };

@@ -67,6 +67,19 @@ export function schedule(job: Job, phase: Phase = "write"): void {
   else requestFrame(flush);
 }
 
+/** Run `job` at the start of the next animation frame, ahead of that frame's views: the
+ * browser has laid out and drawn what this frame built by then, so a job that reads layout
+ * (scrolling an element into view) finds it clean instead of forcing it mid-frame. */
+export function atNextFrame(job: Job): void {
+  requestFrame(() => {
+    try {
+      job();
+    } catch (error) {
+      console.error("chunkscope: a view failed to draw", error);
+    }
+  });
+}
+
 /** Milliseconds the frame being run has taken so far; 0 outside a frame (work done there,
  * as in a direct call, is not the frame's to budget). */
 export function frameTime(): number {

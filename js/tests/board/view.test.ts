@@ -324,6 +324,30 @@ describe("opening a run in place", () => {
     expect(sent.at(-1)).toEqual({ kind: "stop", id: "a" });
   });
 
+  it("scrolls a pane that just opened into view in the next frame, once it is laid out", async () => {
+    const scrolled: Element[] = [];
+    const original = HTMLElement.prototype.scrollIntoView;
+    HTMLElement.prototype.scrollIntoView = function (this: HTMLElement) {
+      scrolled.push(this);
+    };
+    try {
+      const { el } = liveBoard([boardRow("a", { label: "seoul" })]);
+      await frame();
+      // The frame that builds the pane must not read its layout (that forced a layout of
+      // the whole new view in the middle of the frame).
+      await new Promise<void>((resolve) => {
+        (rowOf(el, "seoul").querySelector(".cs-bc-label") as HTMLElement).click();
+        schedule(resolve, "read");
+      });
+      expect(el.querySelector(".cs-board-opened")?.hasAttribute("hidden")).toBe(false);
+      expect(scrolled).toEqual([]);
+      await frame();
+      expect(scrolled).toEqual([el.querySelector(".cs-board-opened")]);
+    } finally {
+      HTMLElement.prototype.scrollIntoView = original;
+    }
+  });
+
   it("opening another run closes the first; Close closes it", async () => {
     const { el, sent, source } = liveBoard([boardRow("a"), boardRow("b")]);
     rowOf(el, "a").click();
