@@ -100,10 +100,10 @@ export function transient(
   return { t: i, i, type, id, data };
 }
 
-/** Wait, 20 ms at a time and for at most 400 ms, until `done()` holds (work the page does
+/** Wait, 20 ms at a time and for at most 2 s, until `done()` holds (work the page does
  * in later frames or tasks). */
 export async function waitUntil(done: () => boolean): Promise<void> {
-  for (let k = 0; k < 20 && !done(); k++) {
+  for (let k = 0; k < 100 && !done(); k++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type SavedSnapshot, savedSeq } from "../src/model/persisted";
 import type { Down, Model, Snapshot, Up } from "../src/model/wire";
 import widget, { LIVE_SAVE_MAX_CHARS, NO_KERNEL } from "../src/widget";
-import { batch, part, row, run, snapshot, snapshotMsg, transient } from "./helpers";
+import { batch, part, row, run, snapshot, snapshotMsg, transient, waitUntil } from "./helpers";
 
 /** The library's own handler type (its last `on` overload). */
 type Handler = Parameters<AnyModel["on"]>[1];
@@ -119,7 +119,7 @@ describe("widget", () => {
     view.cleanup();
   });
 
-  it("shows a saved run from the snapshot trait with no kernel", () => {
+  it("shows a saved run from the snapshot trait with no kernel", async () => {
     const saved: Snapshot = snapshot([part("text", { id: "t", text: "saved *answer*", t1: 5 })], {
       seq: 4,
       run: run({ title: "Saved run", status: "finished", ended: true, chunkCount: 7 }),
@@ -127,6 +127,8 @@ describe("widget", () => {
     const model = new FakeModel({ snapshot: saved });
     initialize(model);
     const { el } = render(model);
+    // As markdown once the parser has warmed up (plain text before).
+    await waitUntil(() => el.querySelector('[data-part-id="t"] em') !== null);
     expect(el.querySelector('[data-part-id="t"] em')?.textContent).toBe("answer");
     expect(el.querySelector(".cs-title")?.textContent).toBe("Saved run");
     expect(el.querySelector(".cs-status")?.textContent).toContain("7 chunks");

@@ -67,6 +67,24 @@ export function schedule(job: Job, phase: Phase = "write"): void {
   else requestFrame(flush);
 }
 
+/**
+ * Run `job` now, as a frame's job would run: its time counts as a frame's (`frameTime`) and
+ * it keeps a frame's limits (markdown only once the parser is warm). For a view's first
+ * draw, which runs in the task that mounts the view rather than in a frame.
+ */
+export function runAsFrame(job: Job): void {
+  if (frameStart !== null) {
+    job();
+    return;
+  }
+  frameStart = performance.now();
+  try {
+    job();
+  } finally {
+    frameStart = null;
+  }
+}
+
 /** Run `job` at the start of the next animation frame, ahead of that frame's views: the
  * browser has laid out and drawn what this frame built by then, so a job that reads layout
  * (scrolling an element into view) finds it clean instead of forcing it mid-frame. */

@@ -4,7 +4,7 @@ import { viewAt } from "../../src/model/scrub";
 import { createStore, fromSnapshot } from "../../src/model/store";
 import { mountApp } from "../../src/views/app";
 import type { MountPanel, PanelContext } from "../../src/views/panel";
-import { part, snapshot } from "../helpers";
+import { part, snapshot, waitUntil } from "../helpers";
 
 function setup(mountTimeline: MountPanel, wantRows?: () => void) {
   const store = createStore(
@@ -57,7 +57,7 @@ describe("app", () => {
     expect(mounted[0]?.store).toBe(timelines[0]?.store);
   });
 
-  it("scrollToPart returns to the transcript and highlights the part; selection is shared", () => {
+  it("scrollToPart returns to the transcript and highlights the part; selection is shared", async () => {
     let ctx: PanelContext | null = null;
     const { el } = setup((_container, c) => {
       ctx = c;
@@ -67,6 +67,7 @@ describe("app", () => {
     (ctx as unknown as PanelContext).scrollToPart("b");
     expect(panel(el, "transcript").hidden).toBe(false);
     expect(el.querySelector('[data-part-id="b"]')?.classList.contains("cs-selected")).toBe(true);
+    await waitUntil(() => el.querySelector('[data-part-id="a"] p') !== null);
     (el.querySelector('[data-part-id="a"] p') as HTMLElement).click();
     expect((ctx as unknown as PanelContext).selection.get()).toBe("a");
   });

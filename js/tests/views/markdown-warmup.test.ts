@@ -55,3 +55,28 @@ it("warms the parser up in tasks of a few milliseconds each, not in one long tas
     vi.useRealTimers();
   }
 });
+
+it("draws a new view's first text as plain text while the parser is cold, then as markdown", async () => {
+  vi.resetModules();
+  const { createStore, fromSnapshot } = await import("../../src/model/store");
+  const { mountApp } = await import("../../src/views/app");
+  const { viewAt } = await import("../../src/model/scrub");
+  const { part, snapshot } = await import("../helpers");
+  const source = "A *first* answer";
+  const store = createStore(fromSnapshot(snapshot([part("text", { id: "a", text: source })])));
+  const el = document.createElement("div");
+  // The first draw runs in the task that shows the output: a cold parser there cost 70 ms.
+  mountApp(el, {
+    store,
+    onStop: () => {},
+    fallbackTitle: () => "run",
+    mountTimeline: () => () => {},
+    mountInspector: () => () => {},
+    pastState: viewAt,
+  });
+  const text = el.querySelector('[data-part-id="a"]');
+  expect(text?.textContent).toContain(source);
+  expect(text?.querySelector("em")).toBeNull();
+  await waitUntil(() => text?.querySelector("em") !== null);
+  expect(text?.querySelector("em")?.textContent).toBe("first");
+});

@@ -8,7 +8,7 @@ import { blockBuilder, type PartNode, type TranscriptBlock } from "../../model/s
 import type { StoreState } from "../../model/store";
 import type { Part } from "../../model/wire";
 import { formatSeconds, h, setText } from "../dom";
-import { schedule, unschedule } from "../frame";
+import { runAsFrame, schedule, unschedule } from "../frame";
 import { warmUpMarkdown } from "../markdown";
 import type { PanelContext } from "../panel";
 import { createPartView, type PartView } from "./parts";
@@ -435,9 +435,11 @@ export function mountTranscript(
     ctx.scrubTime.subscribe(later),
     ctx.selection.subscribe((id) => view.highlight(id)),
   ];
-  // Drawn now, followed in the first frame: reading the height here would lay the page out
-  // in the middle of the notebook drawing the output.
-  view.render(ctx.store.get());
+  // Drawn now, within a frame's limits (text stays plain until the markdown parser has
+  // warmed up: its cold start here was 70 ms of the task that shows the output), and
+  // followed in the first frame: reading the height here would lay the page out in the
+  // middle of the notebook drawing the output.
+  runAsFrame(() => view.render(ctx.store.get()));
   schedule(follow, "read");
   view.highlight(ctx.selection.get());
 
