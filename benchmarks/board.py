@@ -123,6 +123,7 @@ def measure(runs: int, rate: float, seconds: float) -> dict[str, Any]:
                 kernel = json.loads(cell_stdout(lab, 2))
                 draws: list[float] = page.evaluate("() => window.__rowDraws")
                 tasks: list[float] = page.evaluate("() => window.__longtasks")
+                frames: list[Any] = page.evaluate("() => window.__longframes")
                 heap_after = heap_used_mb(page)
                 iopub = lab.iopub_warning_seen()
         finally:
@@ -147,6 +148,8 @@ def measure(runs: int, rate: float, seconds: float) -> dict[str, Any]:
         "longest_task_ms": max(tasks, default=0),
         "tasks_over_50ms": len([t for t in tasks if t > 50]),
         "iopub_warning": iopub,
+        # What the longest frames spent their time on, for the record (board.json only).
+        "frames_over_50ms": sorted(frames, key=lambda f: -f["ms"])[:6],
     }
 
 
