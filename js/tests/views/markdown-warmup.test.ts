@@ -80,3 +80,24 @@ it("draws a new view's first text as plain text while the parser is cold, then a
   await waitUntil(() => text?.querySelector("em") !== null);
   expect(text?.querySelector("em")?.textContent).toBe("first");
 });
+
+it("draws an ended run (a saved notebook opened again) as markdown at once, cold or not", async () => {
+  vi.resetModules();
+  const { createStore, fromSnapshot } = await import("../../src/model/store");
+  const { mountApp } = await import("../../src/views/app");
+  const { viewAt } = await import("../../src/model/scrub");
+  const { part, run, snapshot } = await import("../helpers");
+  const saved = snapshot([part("text", { id: "a", text: "A *saved* answer" })], {
+    run: run({ status: "finished", ended: true }),
+  });
+  const el = document.createElement("div");
+  mountApp(el, {
+    store: createStore(fromSnapshot(saved)),
+    onStop: () => {},
+    fallbackTitle: () => "run",
+    mountTimeline: () => () => {},
+    mountInspector: () => () => {},
+    pastState: viewAt,
+  });
+  expect(el.querySelector('[data-part-id="a"] em')?.textContent).toBe("saved");
+});

@@ -435,11 +435,14 @@ export function mountTranscript(
     ctx.scrubTime.subscribe(later),
     ctx.selection.subscribe((id) => view.highlight(id)),
   ];
-  // Drawn now, within a frame's limits (text stays plain until the markdown parser has
-  // warmed up: its cold start here was 70 ms of the task that shows the output), and
-  // followed in the first frame: reading the height here would lay the page out in the
-  // middle of the notebook drawing the output.
-  runAsFrame(() => view.render(ctx.store.get()));
+  // Drawn now, and followed in the first frame: reading the height here would lay the page
+  // out in the middle of the notebook drawing the output. A run still streaming is drawn
+  // within a frame's limits (its text plain until the markdown parser has warmed up: the
+  // parser's cold start was 70 ms of the task that shows a new view); a run that has ended
+  // (a saved notebook opened again) is drawn as markdown at once, without a flash of source.
+  const first = ctx.store.get();
+  if (first.run.ended) view.render(first);
+  else runAsFrame(() => view.render(first));
   schedule(follow, "read");
   view.highlight(ctx.selection.get());
 
