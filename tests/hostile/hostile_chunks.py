@@ -86,18 +86,19 @@ class Folded:
     """A RunState after folding, with the CPU seconds the fold took."""
 
     state: cs.RunState
-    #: CPU time, not wall time: the shared machine's load must not decide a size test.
+    #: CPU time of the folding thread, not wall time nor the process's: neither the shared
+    #: machine's load nor threads that earlier tests left running may decide a size test.
     seconds: float
 
 
 def fold(chunks: Iterable[Any], where: bool = True) -> Folded:
     """Fold ``chunks`` (chunk i is at ``line i+1`` when ``where``) and close the run."""
     state = cs.RunState("hostile")
-    began = time.process_time()
+    began = time.thread_time()
     for index, item in enumerate(chunks):
         state.handle(item, float(index), where=f"line {index + 1}" if where else None)
     state.close()
-    return Folded(state, time.process_time() - began)
+    return Folded(state, time.thread_time() - began)
 
 
 def wire_json(snapshot: dict[str, Any]) -> str:

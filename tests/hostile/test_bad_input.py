@@ -328,8 +328,9 @@ def test_50k_tool_calls_fold_in_linear_time_each_with_one_final_state() -> None:
     for i in range(calls):
         chunks += [tool_call(f"c{i}", "ping", {"i": i}), tool_result(f"c{i}", "ping", i)]
     # The objects earlier tests left alive are set aside from the garbage collector: its full
-    # collections walk the whole heap, and that walk, not the fold, made the ratio below
-    # flaky in the full suite.
+    # collections walk the whole heap, which is not the fold's own cost (and ``fold`` counts
+    # only its own thread's CPU time, not that of threads earlier tests may leave running).
+    # Measured by the process's CPU time, the ratio reached 22 in a full run of the suite.
     gc.collect()
     gc.freeze()
     try:
