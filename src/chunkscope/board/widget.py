@@ -192,7 +192,8 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         runs.update(saved.get("runs", {}))
         for index in range(1, int(saved.get("runParts", 0)) + 1):
             part = getattr(self, part_name(index), None)
-            if isinstance(part, dict):
+            # As on the page: a part of another save is not this save's.
+            if isinstance(part, dict) and part.get("save") == saved.get("save"):
                 runs.update(part.get("runs", {}))
         return runs
 
