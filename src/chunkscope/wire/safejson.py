@@ -57,45 +57,84 @@ def _plain_leaf(value: Any, max_string: int | None) -> bool:
 
 
 def _clip(value: Any, depth: int, max_string: int | None, max_items: int | None) -> Any:
-    if value is None or value is True or value is False or type(value) is int:
+    kind = type(value)
+    if value is None or kind is int or kind is bool:
         return value
-    if type(value) is str:
+    if kind is str:
         if max_string is not None and len(value) > max_string:
             cut = len(value) - max_string
             return safe_text(value[:max_string]) + f"… [{cut:,} more characters]"
         return safe_text(value)
-    if type(value) is float:
+    if kind is float:
         return value if math.isfinite(value) else repr(value)
     if depth <= 0:
         return f"… [nested deeper than {MAX_DEPTH} levels]"
-    if isinstance(value, Mapping):
-        changed = False
-        out: dict[str, Any] = {}
-        for count, (key, item) in enumerate(value.items()):
-            if max_items is not None and count >= max_items:
-                out["…"] = f"[{len(value) - max_items:,} more keys]"
-                changed = True
-                break
-            safe_key = key if type(key) is str and key.isascii() else safe_text(str(key))
-            clipped = (
-                item
-                if _plain_leaf(item, max_string)
-                else _clip(item, depth - 1, max_string, max_items)
-            )
-            changed = changed or clipped is not item or safe_key is not key
-            out[safe_key] = clipped
-        return out if changed or type(value) is not dict else value
-    if isinstance(value, (list, tuple)):
-        items = value if max_items is None else value[:max_items]
-        clipped_items = [
-            item if _plain_leaf(item, max_string) else _clip(item, depth - 1, max_string, max_items)
-            for item in items
-        ]
-        changed = any(a is not b for a, b in zip(clipped_items, items, strict=False))
-        if max_items is not None and len(value) > max_items:
-            clipped_items.append(f"… [{len(value) - max_items:,} more items]")
+    # Exact dicts and lists are tested by identity first: an ``isinstance`` against the
+    # ``Mapping`` ABC costs more than the rest of a small dict's walk.
+    if kind is dict or (kind is not list and isinstance(value, Mapping)):
+        return _clip_mapping(value, depth, max_string, max_items)
+    if kind is list or isinstance(value, (list, tuple)):
+        return _clip_sequence(value, depth, max_string, max_items)
+    return _clip_other(value, depth, max_string, max_items)
+
+
+def _clip_sequence(
+    value: list[Any] | tuple[Any, ...], depth: int, max_string: int | None, max_items: int | None
+) -> Any:
+    if not value:
+        return value if type(value) is list else []
+    items = value if max_items is None else value[:max_items]
+    changed = False
+    clipped_items: list[Any] = []
+    for item in items:
+        if _plain_leaf(item, max_string):
+            clipped_items.append(item)
+        else:
+            clipped = _clip(item, depth - 1, max_string, max_items)
+            changed = changed or clipped is not item
+            clipped_items.append(clipped)
+    if max_items is not None and len(value) > max_items:
+        clipped_items.append(f"… [{len(value) - max_items:,} more items]")
+        changed = True
+    return clipped_items if changed or type(value) is not list else value
+
+
+def _clip_mapping(
+    value: Mapping[Any, Any], depth: int, max_string: int | None, max_items: int | None
+) -> Any:
+    changed = False
+    out: dict[str, Any] = {}
+    for count, (key, item) in enumerate(value.items()):
+        if max_items is not None and count >= max_items:
+            out["…"] = f"[{len(value) - max_items:,} more keys]"
             changed = True
-        return clipped_items if changed or type(value) is not list else value
+            break
+        safe_key = key if type(key) is str and key.isascii() else safe_text(str(key))
+        # The leaf test of ``_plain_leaf``, inlined: this loop is the fold's hottest.
+        item_kind = type(item)
+        if (
+            item is None
+            or item_kind is int
+            or item_kind is bool
+            or (
+                item_kind is str
+                and item.isascii()
+                and (max_string is None or len(item) <= max_string)
+            )
+        ):
+            clipped = item
+        else:
+            clipped = _clip(item, depth - 1, max_string, max_items)
+            changed = changed or clipped is not item
+        if safe_key is not key:
+            changed = True
+        out[safe_key] = clipped
+    return out if changed or type(value) is not dict else value
+
+
+def _clip_other(value: Any, depth: int, max_string: int | None, max_items: int | None) -> Any:
+    """Values that are neither JSON's own types nor containers: subclasses of them, bytes,
+    models and dates, and anything else by its ``repr``."""
     if isinstance(value, (bytes, bytearray)):
         return f"<{len(value):,} bytes>"
     if isinstance(value, bool):
