@@ -3,14 +3,15 @@
  * scoped to `.cs-cmp`, tables, inline SVG), with every run value escaped by the kernel, is
  * cleaned once more by DOMPurify, so nothing in it can run script or load anything.
  */
-import createDOMPurify, { type DOMPurify } from "dompurify";
+import type { DOMPurify } from "dompurify";
+import { purifyLibrary } from "../views/libraries";
 
 let purifier: DOMPurify | null | undefined;
 
 /** Our own DOMPurify instance; null where this DOM does not let it sanitize. */
 function getPurifier(): DOMPurify | null {
   if (purifier === undefined) {
-    const instance = createDOMPurify(window);
+    const instance = purifyLibrary()(window);
     purifier = instance.isSupported ? instance : null;
   }
   return purifier;

@@ -4,11 +4,12 @@
  * with an allowed type only). `MarkdownView` renders a growing text incrementally: blocks
  * that are complete are rendered once and kept; only the last block is re-rendered.
  */
-import createDOMPurify, { type DOMPurify } from "dompurify";
-import { Lexer, Marked } from "marked";
+import type { DOMPurify } from "dompurify";
+import type { Marked } from "marked";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
 import { frameTime, inFrame, schedule } from "./frame";
+import { markedLibrary, purifyLibrary } from "./libraries";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -41,8 +42,14 @@ const EDGE = 256;
  * block); a larger one stays plain text. */
 export const FINAL_BLOCK_LIMIT = 200_000;
 
-const marked = new Marked({ gfm: true, breaks: false });
+let parser: Marked | undefined;
 let purifier: DOMPurify | null | undefined;
+
+/** Our parser, made at its first use (with the library's own evaluation). */
+function getParser(): Marked {
+  parser ??= new (markedLibrary().Marked)({ gfm: true, breaks: false });
+  return parser;
+}
 
 /**
  * Our own DOMPurify instance, so our hooks never touch other users of the library; null
@@ -51,7 +58,7 @@ let purifier: DOMPurify | null | undefined;
  */
 function getPurifier(): DOMPurify | null {
   if (purifier !== undefined) return purifier;
-  const instance = createDOMPurify(window);
+  const instance = purifyLibrary()(window);
   instance.addHook("afterSanitizeAttributes", (node) => {
     if (node.nodeName === "A") {
       node.setAttribute("target", "_blank");
@@ -108,31 +115,39 @@ const WARM_UP_SLICE_MS = 8;
 
 let warmth: "cold" | "warming" | "warm" = "cold";
 
-/** The parser's cold start, in steps of a few milliseconds each: first every rule's regular
- * expression (the browser compiles one the first time it runs, 1-8 ms each, 30 ms in all
- * for the first text the parser meets), then the sanitizer's set-up, each construct lexed,
- * all of them parsed, and each rendered in full. */
-function warmUpSteps(): (() => void)[] {
-  const steps: (() => void)[] = [];
+/** The parser's cold start, in steps of a few milliseconds each (a step ends at each
+ * `yield`): the libraries' own evaluation, then every rule's regular expression (the
+ * browser compiles one the first time it runs, 1-8 ms each, 30 ms in all for the first text
+ * the parser meets), the sanitizer's set-up, each construct lexed, all of them parsed, and
+ * each rendered in full. */
+function* warmUpSteps(): Generator<void, void, void> {
+  const { Lexer } = markedLibrary();
+  yield;
+  const marked = getParser();
+  yield;
   const { block, inline } = Lexer.rules;
   for (const rules of [block.gfm, inline.gfm] as unknown as Record<string, unknown>[]) {
     for (const rule of Object.values(rules)) {
       if (!(rule instanceof RegExp)) continue;
-      steps.push(() => {
-        const at = rule.lastIndex;
-        rule.exec(WARM_UP_PROBE);
-        rule.lastIndex = at;
-      });
+      const at = rule.lastIndex;
+      rule.exec(WARM_UP_PROBE);
+      rule.lastIndex = at;
+      yield;
     }
   }
-  // Then the sanitizer's set-up, the lexer on each piece, the parser on them all, and each
-  // piece rendered whole, each in a step of its own.
-  steps.push(() => getPurifier());
-  for (const piece of WARM_UP_PIECES) steps.push(() => marked.lexer(piece));
-  steps.push(() => marked.parse(WARM_UP_SAMPLE, { async: false }));
-  for (const piece of WARM_UP_PIECES) steps.push(() => renderMarkdown(piece, false));
-  steps.push(() => completeBlockEnds(WARM_UP_SAMPLE));
-  return steps;
+  getPurifier();
+  yield;
+  for (const piece of WARM_UP_PIECES) {
+    marked.lexer(piece);
+    yield;
+  }
+  marked.parse(WARM_UP_SAMPLE, { async: false });
+  yield;
+  for (const piece of WARM_UP_PIECES) {
+    renderMarkdown(piece, false);
+    yield;
+  }
+  completeBlockEnds(WARM_UP_SAMPLE);
 }
 
 /**
@@ -145,17 +160,15 @@ export function warmUpMarkdown(): void {
   if (warmth !== "cold") return;
   warmth = "warming";
   const steps = warmUpSteps();
-  let index = 0;
   const slice = (): void => {
     const started = performance.now();
+    let done = false;
     try {
-      while (index < steps.length && performance.now() - started < WARM_UP_SLICE_MS) {
-        const step = steps[index];
-        index += 1;
-        step?.();
+      while (!done && performance.now() - started < WARM_UP_SLICE_MS) {
+        done = steps.next().done === true;
       }
     } finally {
-      if (index < steps.length) setTimeout(slice, 0);
+      if (!done) setTimeout(slice, 0);
       else warmth = "warm";
     }
   };
@@ -188,7 +201,7 @@ export function renderMarkdown(source: string, highlight = true): DocumentFragme
     fragment.append(plain);
     return fragment;
   }
-  const html = marked.parse(source, { async: false });
+  const html = getParser().parse(source, { async: false });
   const fragment = sanitizer.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
@@ -228,7 +241,7 @@ export function completePrefixLength(tail: string): number {
 /** The end offsets of the complete blocks of `tail` (see `completePrefixLength`), in order;
  * empty when there is none, or when marked's reading does not match the source. */
 export function completeBlockEnds(tail: string): number[] {
-  const tokens = marked.lexer(tail);
+  const tokens = getParser().lexer(tail);
   let last = tokens.length - 1;
   while (last >= 0 && tokens[last]?.type === "space") last--;
   const ends: number[] = [];

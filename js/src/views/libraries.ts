@@ -1,0 +1,31 @@
+/**
+ * marked and DOMPurify, evaluated at their first use rather than when the bundle is.
+ *
+ * Their top-level code (marked builds its rules, DOMPurify its tables and a first instance)
+ * takes 30-50 ms in the browser, and a bundle's top-level code runs in the task that shows a
+ * new view, next to JupyterLab placing the output and the view's first draw. esbuild wraps a
+ * module that is `require`d in a lazy initialiser, so each library is evaluated at the first
+ * call below instead: for a streaming view, in the parser's warm-up, a task of its own.
+ */
+import type { DOMPurify } from "dompurify";
+import type * as MarkedLibrary from "marked";
+
+// The bundler resolves these calls at build time; vitest runs the modules under Node,
+// whose `require` loads the same packages.
+declare const require: (id: "marked" | "dompurify") => unknown;
+
+let marked: typeof MarkedLibrary | undefined;
+let purify: DOMPurify | undefined;
+
+/** The marked module, evaluated at the first call. */
+export function markedLibrary(): typeof MarkedLibrary {
+  marked ??= require("marked") as typeof MarkedLibrary;
+  return marked;
+}
+
+/** DOMPurify's default instance, evaluated at the first call; call it with a window for an
+ * instance of one's own. */
+export function purifyLibrary(): DOMPurify {
+  purify ??= require("dompurify") as DOMPurify;
+  return purify;
+}

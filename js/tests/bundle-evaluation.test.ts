@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import * as esbuild from "esbuild";
+import { expect, it } from "vitest";
+
+const LIBRARIES = { marked: "node_modules/marked/", dompurify: "node_modules/dompurify/" };
+
+/** The anywidget bundle of `entry`, built as build.mjs builds it, with each library's code
+ * made to record, when it runs, that it did. */
+async function bundleWithMarks(entry: string): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    target: ["es2022"],
+    tsconfig: "tsconfig.json",
+    write: false,
+    logLevel: "silent",
+    plugins: [
+      {
+        name: "mark-library-evaluation",
+        setup(build) {
+          build.onLoad({ filter: /node_modules\/(marked|dompurify)\/.*\.(c?js|mjs)$/ }, (args) => {
+            const name = Object.entries(LIBRARIES).find(([, dir]) => args.path.includes(dir));
+            const mark = `(globalThis.__evaluated ??= []).push(${JSON.stringify(name?.[0])});\n`;
+            return { contents: mark + readFileSync(args.path, "utf8"), loader: "js" };
+          });
+        },
+      },
+    ],
+  });
+  return result.outputFiles[0]?.text ?? "";
+}
+
+const evaluated = (): string[] =>
+  (globalThis as { __evaluated?: string[] }).__evaluated?.slice() ?? [];
+
+it.each(["src/widget.ts", "src/board.ts"])(
+  "%s loads without evaluating the markdown parser or the sanitizer (they wait for first use)",
+  async (entry) => {
+    (globalThis as { __evaluated?: string[] }).__evaluated = [];
+    const code = await bundleWithMarks(entry);
+    // The marks are in the bundle: a library bundled without them would pass for the wrong
+    // reason.
+    expect(code).toContain('push("marked")');
+    expect(code).toContain('push("dompurify")');
+    const module = (await import(
+      `data:text/javascript;base64,${Buffer.from(code).toString("base64")}`
+    )) as { default: { render: unknown } };
+    expect(typeof module.default.render).toBe("function");
+    expect(evaluated()).toEqual([]);
+  },
+  30_000,
+);
