@@ -44,7 +44,7 @@ it.each(["src/widget.ts", "src/board.ts"])(
     expect(code).toContain('push("marked")');
     expect(code).toContain('push("dompurify")');
     const module = (await import(
-      `data:text/javascript;base64,${Buffer.from(code).toString("base64")}`
+      `data:text/javascript;charset=utf-8,${encodeURIComponent(code)}`
     )) as { default: { render: unknown } };
     expect(typeof module.default.render).toBe("function");
     expect(evaluated()).toEqual([]);
