@@ -1,6 +1,13 @@
-import { readFileSync } from "node:fs";
 import * as esbuild from "esbuild";
 import { expect, it } from "vitest";
+
+/** A file's text, through Node (this project's types do not include Node's). */
+async function readText(path: string): Promise<string> {
+  const fs = (await import("node:fs/promises" as string)) as {
+    readFile(path: string, encoding: "utf8"): Promise<string>;
+  };
+  return fs.readFile(path, "utf8");
+}
 
 const LIBRARIES = { marked: "node_modules/marked/", dompurify: "node_modules/dompurify/" };
 
@@ -19,11 +26,15 @@ async function bundleWithMarks(entry: string): Promise<string> {
       {
         name: "mark-library-evaluation",
         setup(build) {
-          build.onLoad({ filter: /node_modules\/(marked|dompurify)\/.*\.(c?js|mjs)$/ }, (args) => {
-            const name = Object.entries(LIBRARIES).find(([, dir]) => args.path.includes(dir));
-            const mark = `(globalThis.__evaluated ??= []).push(${JSON.stringify(name?.[0])});\n`;
-            return { contents: mark + readFileSync(args.path, "utf8"), loader: "js" };
-          });
+          build.onLoad(
+            { filter: /node_modules\/(marked|dompurify)\/.*\.(c?js|mjs)$/ },
+            async (args) => {
+              const name = Object.entries(LIBRARIES).find(([, dir]) => args.path.includes(dir));
+              const mark = `(globalThis.__evaluated ??= []).push(${JSON.stringify(name?.[0])});\n`;
+              const source = await readText(args.path);
+              return { contents: mark + source, loader: "js" };
+            },
+          );
         },
       },
     ],
