@@ -306,6 +306,25 @@ def scroll(lab: LabPage) -> Scroll:
     return Scroll(raw["top"], raw["height"], raw["client"], raw["jump"])
 
 
+def wait_transcript_settled(lab: LabPage, timeout_s: float = 15.0) -> Scroll:
+    """Wait until the transcript is drawn as it will stay: no text still shown as plain text
+    on its way to markdown, and its height unchanged over half a second. A finished run's
+    text can still become markdown frames after its status did, and a block above the
+    reader that changes height moves what they see (the browser's scroll anchoring)."""
+    deadline = time.monotonic() + timeout_s
+    last: Scroll | None = None
+    steady = 0
+    while time.monotonic() < deadline:
+        plain = lab.page.locator(f"{WIDGET} .cs-transcript .cs-md-plain").count()
+        now = scroll(lab)
+        steady = steady + 1 if plain == 0 and last is not None and now.height == last.height else 0
+        if steady >= 5:
+            return now
+        last = now
+        lab.page.wait_for_timeout(100)
+    raise LabPageError(f"the transcript did not settle in {timeout_s:.0f} s: {last}")
+
+
 def scroll_transcript_to(lab: LabPage, top: float) -> None:
     """Scroll the transcript as a user would (the view hears the scroll event)."""
     lab.page.evaluate(_SCROLL_TO_JS, top)

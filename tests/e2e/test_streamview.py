@@ -30,6 +30,7 @@ from streamview import (
     scroll,
     scroll_transcript_to,
     wait_status,
+    wait_transcript_settled,
     wait_until,
     wait_view,
     widget_screenshot,
@@ -303,7 +304,7 @@ def test_a_display_refresh_keeps_the_view_as_the_reader_left_it(lab: LabPage) ->
     start_demo(lab, "refresh", speed=0, second_cell="await view.wait()")
     wait_status(lab, "finished")
     lab.page.evaluate(_MARK_VIEW_JS)
-    box = scroll(lab)
+    box = wait_transcript_settled(lab)
     assert box.height > box.client + 40, f"the demo run does not overflow its box: {box}"
     middle = round((box.height - box.client) / 2)
     scroll_transcript_to(lab, middle)
@@ -313,7 +314,7 @@ def test_a_display_refresh_keeps_the_view_as_the_reader_left_it(lab: LabPage) ->
     views = lab.page.evaluate(_VIEWS_JS)
     assert views == {"count": 1, "marked": True}, f"the output was drawn as a new view: {views}"
     kept = scroll(lab)
-    assert abs(kept.top - middle) <= 2, f"the reader lost their place: {middle} → {kept}"
+    assert abs(kept.top - middle) <= 2, f"the reader lost their place: {middle} in {box} → {kept}"
 
     lab.page.locator(f"{WIDGET} .cs-tab", has_text="Timeline").first.click()
     assert lab.run_cell(1), "awaiting the view again failed"
