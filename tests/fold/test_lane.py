@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from chunkscope import parse_chunk
 from chunkscope.fold import lane
 from chunkscope.fold.state import RunState
-from chunkscope.live.consume import Channel
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 RECORDINGS = sorted(FIXTURES.rglob("*.jsonl"))
@@ -47,12 +46,8 @@ def _fold(items: list[tuple[float, Any]], as_models: bool, rows_from: int | None
         chunk = parse_chunk(item) if as_models and isinstance(item, dict) else item
         ops.append(state.handle(chunk, t))
     ops.append(state.close())
-    return (ops, *_values(state))
-
-
-def _values(state: RunState) -> tuple[Any, ...]:
-    """What a folded run holds: its whole snapshot, problems and values."""
     return (
+        ops,
         state.snapshot(whole=True, rows=True),
         [p.describe() for p in state.errors],
         [p.describe() for p in state.warnings],
@@ -150,78 +145,3 @@ def test_random_streams_fold_the_same_on_the_lane(
 ) -> None:
     items = [(float(i * 10 % 70), chunk) for i, chunk in enumerate(chunks)]
     _same_both_ways(items, rows_from)
-
-
-class _Page:
-    """A sink that applies the batches to parts, as the page's store does."""
-
-    def __init__(self) -> None:
-        self.parts: dict[str, dict[str, Any]] = {}
-
-    def send_batch(self, seq: int, ops: list[dict[str, Any]]) -> None:
-        for op in ops:
-            if op["op"] == "add":
-                self.parts[op["part"]["id"]] = dict(op["part"])
-            elif op["op"] == "append":
-                part = self.parts[op["id"]]
-                part[op["field"]] = part.get(op["field"], "") + op["text"]
-            elif op["op"] == "set":
-                self.parts[op["id"]].update(op["set"])
-
-    def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
-        self.parts = {p["id"]: dict(p) for p in snapshot["parts"]}
-
-    def send_synced(self, seq: int) -> None:
-        pass
-
-    def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
-        pass
-
-    def persist(self, snapshot: dict[str, Any]) -> None:
-        pass
-
-
-def _through_channel(items: list[tuple[float, Any]], flush_every: int) -> tuple[Any, Any]:
-    """Fold through a live channel (deltas queued and folded together), flushed every
-    ``flush_every`` chunks; the state's values, and each part's text as the page has it."""
-    state = RunState()
-    page = _Page()
-    channel = Channel(state, page)
-    channel.expect_view()
-    for index, (t, item) in enumerate(items):
-        channel.fold(item, t)
-        if index % flush_every == 0:
-            with channel.lock:
-                channel._flush_locked()
-    channel.close()
-    texts = {pid: p.get("text") for pid, p in page.parts.items()}
-    return _values(state), texts
-
-
-def _values_and_texts(items: list[tuple[float, Any]]) -> tuple[Any, Any]:
-    """The same, folding each chunk on its own."""
-    values = tuple(_fold(items, False)[1:])
-    snapshot = values[0]
-    return values, {p["id"]: p.get("text") for p in snapshot["parts"]}
-
-
-def test_every_recording_folds_the_same_with_its_deltas_queued_by_the_channel() -> None:
-    folded = 0
-    for path in RECORDINGS:
-        items = _lines(path)
-        if not items:
-            continue
-        expected = _values_and_texts(items)
-        for flush_every in (1, 7, 10_000):
-            assert _through_channel(items, flush_every) == expected, (path.name, flush_every)
-        folded += 1
-    assert folded >= 30
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(_chunk(), max_size=40), st.integers(1, 12))
-def test_random_streams_fold_the_same_with_their_deltas_queued(
-    chunks: list[dict[str, Any]], flush_every: int
-) -> None:
-    items = [(float(i * 10 % 70), chunk) for i, chunk in enumerate(chunks)]
-    assert _through_channel(items, flush_every) == _values_and_texts(items)

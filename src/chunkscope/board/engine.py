@@ -81,9 +81,7 @@ class RunChannel(Channel):
     and sending ops only while the run is opened in the page."""
 
     def __init__(self, board: Board, run: BoardRun) -> None:
-        # Deltas are folded as they come: the board reads the run's state for its row
-        # between flushes.
-        super().__init__(run.state, _RunSink(board, run), max_rate=1000.0, queue_deltas=False)
+        super().__init__(run.state, _RunSink(board, run), max_rate=1000.0)
         self.changed = True
         """The run changed since its row was last sent (set by the fold, cleared by the
         board)."""

@@ -30,12 +30,13 @@ LANE_TYPES = frozenset({"text-delta", "reasoning-delta"})
 """The chunk types the fast lane may fold."""
 
 
-def _plain_delta(chunk: dict[Any, Any]) -> tuple[Any, str] | None:
-    """The block and text of a delta dict of the usual shape (``{type, runId, from,
-    payload: {id, text}}``, strings where Mastra sends them, text not empty), else None."""
+def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> list[Op] | None:
+    """Fold a ``text-delta`` / ``reasoning-delta`` dict on the fast lane and return its ops,
+    or ``None`` (nothing changed) when it needs the full fold."""
     payload = chunk.get("payload")
     if payload.__class__ is not dict or len(payload) != 2:
         return None
+    block = payload.get("id")
     text = payload.get("text")
     if text.__class__ is not str or not text:
         return None
@@ -46,16 +47,6 @@ def _plain_delta(chunk: dict[Any, Any]) -> tuple[Any, str] | None:
         return None
     if chunk.get("runId", "").__class__ is not str or chunk.get("from", "").__class__ is not str:
         return None
-    return payload.get("id"), text
-
-
-def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> list[Op] | None:
-    """Fold a ``text-delta`` / ``reasoning-delta`` dict on the fast lane and return its ops,
-    or ``None`` (nothing changed) when it needs the full fold."""
-    plain = _plain_delta(chunk)
-    if plain is None:
-        return None
-    block, text = plain
     lane = state._lane
     part = (
         lane.part
@@ -79,56 +70,6 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     rows = state._rows
     if not rows.merge(kind, part.id, t, text):
         rows.add(parse_chunk(chunk), t, index, part.id, ops, state._cut)
-    cx.ops = []
-    return ops
-
-
-Queued = tuple[dict[Any, Any], str, float]
-"""A delta set aside to be folded later: the chunk, its text and its time."""
-
-
-def continuing_text(state: RunState, chunk: dict[Any, Any]) -> str | None:
-    """The text of ``chunk`` when it is a delta of the usual shape for the block the last
-    delta took the lane into (so folding it only adds its text), else None."""
-    lane = state._lane
-    if lane is None or chunk.get("type") != lane.kind:
-        return None
-    plain = _plain_delta(chunk)
-    if plain is None or plain[0] != lane.block:
-        return None
-    return plain[1]
-
-
-def fold_queued(state: RunState, queued: list[Queued]) -> list[Op]:
-    """Fold deltas that ``continuing_text`` accepted, in order, as ``fold_delta`` would one by
-    one, nothing having been folded in between; their ``append`` ops come as one, which is
-    what coalescing the ops of each would give."""
-    lane = state._lane
-    if not queued:
-        return []
-    assert lane is not None, "deltas were queued for a lane that is gone"
-    part, kind = lane.part, lane.kind
-    cx = state._fold
-    ops: list[Op] = cx.ops
-    rows = state._rows
-    if cx.wire:
-        joined = safe_text("".join([text for _, text, _ in queued]))
-        last_t = queued[-1][2]
-        ops.append({"op": "append", "id": part.id, "field": "text", "text": joined, "t": last_t})
-    index = state.chunk_count
-    append = part.append
-    merge = rows.merge
-    part_id = part.id
-    for chunk, text, t in queued:
-        append(text, t)
-        if not merge(kind, part_id, t, text):
-            rows.add(parse_chunk(chunk), t, index, part_id, ops, state._cut)
-        index += 1
-    state.chunk_count = index
-    state.elapsed_ms = max(state.elapsed_ms, *[t for _, _, t in queued])
-    if state.ttft_ms is None and part.parent is None:
-        state.ttft_ms = queued[0][2]
-        cx.run_op(ttftMs=state.ttft_ms)
     cx.ops = []
     return ops
 

@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from ..chunks.models import parse_chunk
-from ..fold.lane import Queued, continuing_text, fold_queued
 from ..fold.state import RunState
 from ..recording import Recorder, Replay
 from ..wire.batching import Op, coalesce, weight
@@ -68,9 +67,7 @@ class Sink(Protocol):
 class Channel:
     """The state, its pending ops and the pacing of what goes to the browser."""
 
-    def __init__(
-        self, state: RunState, sink: Sink, *, max_rate: float = 60.0, queue_deltas: bool = True
-    ) -> None:
+    def __init__(self, state: RunState, sink: Sink, *, max_rate: float = 60.0) -> None:
         if max_rate <= 0:
             raise ValueError("max_rate must be positive (batches per second)")
         self.state = state
@@ -91,11 +88,6 @@ class Channel:
         page does not keep) 100k rows nobody looks at."""
         self._cond = threading.Condition(self.lock)
         self._pending: list[Op] = []
-        self._queue_deltas = queue_deltas
-        # Deltas that only add text to the block the last delta went into, not folded yet:
-        # they are folded together, before anything else is folded, flushed or read through
-        # the channel, which costs the producer a fraction of folding each one.
-        self._queued: list[Queued] = []
         self._ready = False
         # Batches go out from the first one before any page said ready: the view was
         # displayed, so a page is coming, and a cell that shows a run and then awaits it is
@@ -119,29 +111,15 @@ class Channel:
             return
         self._size += weight(ops)
         if self._ready or self._sent_from_start:
-            self._arrived()
-            self._pending.extend(ops)
-
-    def _arrived(self) -> None:
-        """Count a chunk into the arrival rate and wake the flusher if it waits (before the
-        chunk's ops are queued)."""
-        now = time.monotonic()
-        self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
-        self._last_push = now
-        # The flusher waits for the first op after a flush; later ones find it awake or
-        # pacing, so waking it again would only cost the producer.
-        if not self._pending and not self._queued:
-            self._cond.notify()
-
-    def drain(self) -> None:
-        """Fold the queued deltas and queue their ops (caller holds ``lock``): the state is
-        then whole. Everything that reads the state through the channel calls it first."""
-        queued = self._queued
-        if queued:
-            self._queued = []
-            ops = fold_queued(self.state, queued)
-            if ops and (self._ready or self._sent_from_start):
-                self._pending.extend(ops)
+            now = time.monotonic()
+            self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
+            self._last_push = now
+            pending = self._pending
+            # The flusher waits for the first op after a flush; later ones find it awake or
+            # pacing, so waking it again would only cost the producer.
+            if not pending:
+                self._cond.notify()
+            pending.extend(ops)
 
     @property
     def pressed(self) -> bool:
@@ -155,7 +133,6 @@ class Channel:
             if self._ready or self._sent_from_start:
                 return
             self._sent_from_start = True
-            self.drain()
             if self._size or self.state.ended:
                 self.sink.send_snapshot(self.state.snapshot(self.seq), list(self.state.transient))
 
@@ -163,21 +140,10 @@ class Channel:
         """Fold one chunk and queue what changed, atomically (``where`` as ``handle`` takes it)."""
         with self.lock:
             state = self.state
-            if state.ended:
-                return
-            if self._queue_deltas and t is not None and chunk.__class__ is dict:
-                text = continuing_text(state, chunk)
-                if text is not None:
-                    self._size += len(text)
-                    if self._ready or self._sent_from_start:
-                        self._arrived()
-                    self._queued.append((chunk, text, t))
-                    return
-            if self._queued:
-                self.drain()
-            ops = state.handle(chunk, t, where=where)
-            if ops:
-                self.push(ops)
+            if not state.ended:
+                ops = state.handle(chunk, t, where=where)
+                if ops:
+                    self.push(ops)
 
     def _content_size(self) -> int:
         """How much the run holds, as ``weight`` counts it: the ops so far, and the rows that
@@ -191,7 +157,6 @@ class Channel:
         with self.lock:
             if self.state.ended:
                 return
-            self.drain()
             self.push(self.state.close(error=error, stopped=stopped))
             self._flush_locked()
             self.sink.persist(self.state.snapshot(self.seq))
@@ -251,7 +216,7 @@ class Channel:
                         self._tick()
                     finally:
                         self._cond.acquire()
-                if not self._pending and not self._queued:
+                if not self._pending:
                     if self._closing:
                         return
                     self._cond.wait(0.25)
@@ -263,7 +228,6 @@ class Channel:
                 self._flush_locked()
 
     def _flush_locked(self) -> None:
-        self.drain()
         if self._pending:
             ops, self._pending = self._pending, []
             self.seq += 1

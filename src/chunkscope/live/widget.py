@@ -233,7 +233,6 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
         (the same line and the static HTML), as the cell's output bundle holds them. Never
         holds a transient chunk."""
         with self._channel.lock:
-            self._channel.drain()
             state = self.state
             if state.ended:
                 age = f"the run as it ended, {state.chunk_count} chunks"
