@@ -14,9 +14,10 @@ painting the rows and the opened run, and JupyterLab answering the final display
 60-95 ms for the board's first render (its module, then JupyterLab placing the output), and
 50-85 ms while 2,000 recorded runs load (the saved board arrives in parts of 250 KB; in one
 13 MB message it was a 150-230 ms task). On a busier day the same code measured 88-221 ms
-while the runs load, with the same bundle: wall time, much of it spent waiting for a core. Playwright's own instrumentation of the page's
-websocket adds to every message received: a 4 MB binary message is a 67 ms task under it,
-and no long task in the same Chromium driven without it.
+while the runs load, with the same bundle: wall time, much of it spent waiting for a core.
+Playwright's own instrumentation of the page's websocket adds to every message received: a
+4 MB binary message is a 67 ms task under it, and no long task in the same Chromium driven
+without it.
 """
 
 from __future__ import annotations
