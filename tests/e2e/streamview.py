@@ -311,18 +311,17 @@ def wait_transcript_settled(lab: LabPage, timeout_s: float = 15.0) -> Scroll:
     on its way to markdown, and its height unchanged over half a second. A finished run's
     text can still become markdown frames after its status did, and a block above the
     reader that changes height moves what they see (the browser's scroll anchoring)."""
-    deadline = time.monotonic() + timeout_s
-    last: Scroll | None = None
-    steady = 0
-    while time.monotonic() < deadline:
-        plain = lab.page.locator(f"{WIDGET} .cs-transcript .cs-md-plain").count()
+    steady_since = {"t": 0.0, "height": -1.0}
+
+    def settled() -> Scroll | None:
         now = scroll(lab)
-        steady = steady + 1 if plain == 0 and last is not None and now.height == last.height else 0
-        if steady >= 5:
-            return now
-        last = now
-        lab.page.wait_for_timeout(100)
-    raise LabPageError(f"the transcript did not settle in {timeout_s:.0f} s: {last}")
+        plain = lab.page.locator(f"{WIDGET} .cs-transcript .cs-md-plain").count()
+        if plain or now.height != steady_since["height"]:
+            steady_since.update(t=time.monotonic(), height=now.height)
+            return None
+        return now if time.monotonic() - steady_since["t"] >= 0.5 else None
+
+    return wait_until(settled, "the transcript settled (height steady, no plain text)", timeout_s)
 
 
 def scroll_transcript_to(lab: LabPage, top: float) -> None:

@@ -81,8 +81,6 @@ def _clip(value: Any, depth: int, max_string: int | None, max_items: int | None)
 def _clip_sequence(
     value: list[Any] | tuple[Any, ...], depth: int, max_string: int | None, max_items: int | None
 ) -> Any:
-    if not value:
-        return value if type(value) is list else []
     items = value if max_items is None else value[:max_items]
     changed = False
     clipped_items: list[Any] = []
@@ -110,18 +108,7 @@ def _clip_mapping(
             changed = True
             break
         safe_key = key if type(key) is str and key.isascii() else safe_text(str(key))
-        # The leaf test of ``_plain_leaf``, inlined: this loop is the fold's hottest.
-        item_kind = type(item)
-        if (
-            item is None
-            or item_kind is int
-            or item_kind is bool
-            or (
-                item_kind is str
-                and item.isascii()
-                and (max_string is None or len(item) <= max_string)
-            )
-        ):
+        if _plain_leaf(item, max_string):
             clipped = item
         else:
             clipped = _clip(item, depth - 1, max_string, max_items)
