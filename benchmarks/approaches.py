@@ -8,6 +8,7 @@ imports, and widgets displayed so their views exist before the first message) an
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -21,17 +22,31 @@ import traitlets
 display: Callable[..., Any] = IPython.display.display
 Markdown: Callable[[str], Any] = IPython.display.Markdown
 
-# One text node that grows: appending costs O(delta), so the view is not the bottleneck.
+# One text node that grows: appending costs O(delta), so the view is not the bottleneck. The
+# text is kept from the model's first message, since a widget made and displayed in the timed
+# cell gets its messages before its view is drawn (anywidget gives each call its own model
+# proxy, so the kept text is found by the model's ``key``).
 _APPEND_ESM = """
+const kept = new Map();
+function initialize({ model }) {
+  const run = { text: "", nodes: new Set() };
+  kept.set(model.get("key"), run);
+  model.on("msg:custom", (msg) => {
+    run.text += msg.text;
+    for (const node of run.nodes) node.appendData(msg.text);
+  });
+}
 function render({ model, el }) {
   el.classList.add("bench-view");
-  const node = document.createTextNode("");
+  const run = kept.get(model.get("key"));
+  const node = document.createTextNode(run.text);
   const pre = document.createElement("pre");
   pre.appendChild(node);
   el.appendChild(pre);
-  model.on("msg:custom", (msg) => node.appendData(msg.text));
+  run.nodes.add(node);
+  return () => run.nodes.delete(node);
 }
-export default { render };
+export default { initialize, render };
 """
 
 _TRAIT_ESM = """
@@ -59,6 +74,11 @@ class Appender(anywidget.AnyWidget):
     """Appends the ``text`` of every custom message it receives."""
 
     _esm = _APPEND_ESM
+    #: Names the model in the page, where its text is kept until a view shows it.
+    key = traitlets.Unicode().tag(sync=True)
+
+    def __init__(self) -> None:
+        super().__init__(key=uuid.uuid4().hex)
 
 
 class Approach:

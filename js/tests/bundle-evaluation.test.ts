@@ -1,13 +1,6 @@
 import * as esbuild from "esbuild";
 import { expect, it } from "vitest";
-
-/** A file's text, through Node (this project's types do not include Node's). */
-async function readText(path: string): Promise<string> {
-  const fs = (await import("node:fs/promises" as string)) as {
-    readFile(path: string, encoding: "utf8"): Promise<string>;
-  };
-  return fs.readFile(path, "utf8");
-}
+import { readText } from "./files";
 
 const LIBRARIES = { marked: "node_modules/marked/", dompurify: "node_modules/dompurify/" };
 
