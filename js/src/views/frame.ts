@@ -7,7 +7,10 @@
  * a pause of `PACE_FACTOR` times its length before the next one: the page then spends at
  * most about a third of its time drawing, and the rest stays free for input, for decoding
  * the next messages and for the garbage collector, which otherwise finishes its work in the
- * middle of a frame. Frames that take less than `PACE_FROM_MS` follow each other at once.
+ * middle of a frame. Frames that take less than `PACE_FROM_MS` follow each other at once,
+ * and the pause never puts more than `MAX_FRAME_PERIOD_MS` between the starts of two
+ * frames, so what streams still moves at least about twelve times a second on a machine
+ * where every frame is long.
  */
 type Job = () => void;
 export type Phase = "write" | "read";
@@ -16,6 +19,10 @@ export type Phase = "write" | "read";
 export const PACE_FROM_MS = 16;
 /** The pause after a longer frame, as a multiple of the frame's length. */
 export const PACE_FACTOR = 2;
+/** The longest time (ms) a pause may put from the start of one frame to the next: with
+ * frames of 35 ms (a board of 100 streaming runs on a busy two-core machine), pauses of
+ * twice that let its rows move only 9 times a second. */
+export const MAX_FRAME_PERIOD_MS = 80;
 
 const queues: Record<Phase, Set<Job>> = { write: new Set(), read: new Set() };
 let pending = false;
@@ -54,7 +61,8 @@ function flush(): void {
   }
   const end = performance.now();
   const took = end - start;
-  restUntil = took >= PACE_FROM_MS ? end + PACE_FACTOR * took : 0;
+  const rest = Math.min(PACE_FACTOR * took, MAX_FRAME_PERIOD_MS - took);
+  restUntil = took >= PACE_FROM_MS && rest > 0 ? end + rest : 0;
 }
 
 /** Run `job` in the next frame's `phase` (once, however often it is scheduled). */
