@@ -214,7 +214,11 @@ def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> Non
     # Reopened after its kernel is gone, the notebook draws the run from the saved state.
     lab.server.shutdown_kernels()
     lab.open(path)
-    reopened = wait_status(lab, "finished")
+    wait_status(lab, "finished")
+    # Its first draw shows the text as plain text until the markdown parser has warmed up.
+    wait_transcript_settled(lab)
+    reopened = read_view(lab)
+    assert reopened is not None
     lab.screenshot("streamview-reopened")
     assert letters(reopened.text) == rendered_letters(demo_text())
     assert [(t.name, t.badge) for t in reopened.tools] == [("get-weather", "done")]
