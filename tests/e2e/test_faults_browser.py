@@ -18,8 +18,10 @@ pytestmark = pytest.mark.e2e
 
 #: Defines a slow agent: 1,200 words at 20 a second (a minute), sync or async.
 SLOW_SOURCES = """\
-import asyncio, json, time
+import asyncio, json, threading, time
 import chunkscope as cs
+
+gate = threading.Event()  # set by a later cell, for a source told to wait for it
 
 def chunk(kind, **payload):
     return {"type": kind, "runId": "slow", "from": "AGENT", "payload": payload}
@@ -30,9 +32,11 @@ FINISH = chunk("finish", stepResult={"reason": "stop", "isContinued": False},
                output={"usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}},
                metadata={}, messages={"all": [], "user": [], "nonUser": []})
 
-def slow_sync(words=1200, fail_at=None):
+def slow_sync(words=1200, fail_at=None, wait_at=None):
     yield from OPENING
     for i in range(words):
+        if i == wait_at:
+            gate.wait()
         if i == fail_at:
             raise ConnectionResetError("the model server went away")
         yield chunk("text-delta", id="t", text=f"w{i} ")
@@ -121,8 +125,10 @@ def test_closing_the_page_mid_stream_and_coming_back_shows_the_whole_run(
     lab: LabPage, second_page: LabPage
 ) -> None:
     lab.set_save_widget_state(False)
-    show = "view = cs.show(slow_sync(words=900), title='comeback')"
-    path = lab.new_notebook([SLOW_SOURCES, show], name="comeback")
+    # The source waits after forty words until the new page lets it go on, so the run is
+    # still streaming when the page comes back however slow the machine.
+    show = "view = cs.show(slow_sync(words=300, wait_at=40), title='comeback')"
+    path = lab.new_notebook([SLOW_SOURCES, show, "gate.set()"], name="comeback")
     lab.open(path)
     assert lab.run_cell(0) and lab.run_cell(1)
     before = wait_view(lab, lambda v: len(words(v.text)) >= 30, "thirty words", 60)
@@ -133,9 +139,10 @@ def test_closing_the_page_mid_stream_and_coming_back_shows_the_whole_run(
     back = wait_view(second_page, lambda v: bool(words(v.text)), "the run on the new page", 60)
     assert words(back.text)[: len(words(before.text))] == words(before.text)
     assert back.status == "running", f"the run ended while the page was away: {back.status}"
+    assert second_page.run_cell(2), "the cell that lets the source go on failed"
     end = wait_status(second_page, "finished", 90)
     second_page.screenshot("comeback-finished")
-    assert words(end.text) == [f"w{i}" for i in range(900)], "words lost across the reconnect"
+    assert words(end.text) == [f"w{i}" for i in range(300)], "words lost across the reconnect"
 
 
 BAD_LINES = [

@@ -45,6 +45,23 @@ SHOW_DEMO = (
     "import json\nimport chunkscope as cs\n"
     "view = cs.show(cs.demo.stream(speed={speed}), title='demo')"
 )
+#: Cell 1 of a run that waits after its tool call until ``gate.set()`` runs in the kernel.
+SHOW_GATED_DEMO = """\
+import asyncio
+import json
+import chunkscope as cs
+gate = asyncio.Event()
+async def gated_demo():
+    waited = False
+    async for chunk in cs.demo.stream(speed=0.5):
+        yield chunk
+        if chunk["type"] == "tool-call" and not waited:
+            waited = True
+            await gate.wait()
+view = cs.show(gated_demo(), title='demo')
+"""
+#: Cell 2 of a gated run: let it go on.
+RELEASE_GATE = "gate.set()"
 #: Cell 2: wait for the end in the kernel and say what the kernel holds.
 AWAIT_END = """\
 state = await view.wait()
@@ -89,6 +106,13 @@ def chunk_count(reading: ViewReading) -> int:
 def start_demo(lab: LabPage, name: str, speed: float, second_cell: str = AWAIT_END) -> None:
     """Write a notebook that shows the demo at ``speed``, open it and run its first cell."""
     path = lab.new_notebook([SHOW_DEMO.format(speed=speed), second_cell], name)
+    lab.open(path)
+    assert lab.run_cell(0), "the cell that shows the demo failed"
+
+
+def start_gated_demo(lab: LabPage, name: str, *more_cells: str) -> None:
+    """Like ``start_demo``, for a run that waits after its tool call: cell 1 lets it go on."""
+    path = lab.new_notebook([SHOW_GATED_DEMO, RELEASE_GATE, *more_cells], name)
     lab.open(path)
     assert lab.run_cell(0), "the cell that shows the demo failed"
 
@@ -230,10 +254,9 @@ def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> Non
 
 def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPage) -> None:
     lab.set_save_widget_state(False)
-    # Slow enough (about 45 s in all) that the run is still going once the page is back,
-    # even when a loaded machine takes a while to reload JupyterLab (a run of 27 s once
-    # ended first in CI).
-    start_demo(lab, "reload", speed=0.12)
+    # The run waits in the kernel after its tool call until the test lets it go on, so it is
+    # still running once the page is back however long a loaded machine takes to reload.
+    start_gated_demo(lab, "reload")
     before = wait_view(
         lab,
         lambda v: any(t.name == "get-weather" for t in v.tools) and "Let me check" in v.text,
@@ -259,6 +282,7 @@ def test_reload_mid_stream_brings_the_history_back_and_keeps_growing(lab: LabPag
     assert any(t.name == "get-weather" for t in back.tools)
     assert chunk_count(back) >= chunk_count(before), (before.status_bar, back.status_bar)
 
+    assert lab.run_cell(1), "the cell that lets the run go on failed"
     samples = sample_until_ended(lab, timeout_s=90)
     lengths = [len(s.transcript) for s in samples if s.status == "running"]
     assert lengths and lengths[-1] > len(back.transcript), "nothing arrived after the reload"
@@ -331,12 +355,13 @@ def test_a_display_refresh_keeps_the_view_as_the_reader_left_it(lab: LabPage) ->
 
 def test_a_second_view_opened_mid_stream_catches_up_and_stays_in_sync(lab: LabPage) -> None:
     lab.set_save_widget_state(False)
-    start_demo(lab, "two-views", speed=0.5, second_cell="view")
+    start_gated_demo(lab, "two-views", "view")
     wait_view(lab, lambda v: any(t.name == "get-weather" for t in v.tools), "the tool card")
-    assert lab.run_cell(1), "showing the view again failed"
+    assert lab.run_cell(2), "showing the view again failed"
     second = wait_view(lab, lambda v: bool(v.transcript), "the second view's transcript", index=1)
     assert second.status == "running", "the run ended before the second view came"
     assert "Let me check the weather station for you." in second.text
+    assert lab.run_cell(1), "the cell that lets the run go on failed"
 
     first_end, second_end = (wait_status(lab, "finished", index=i) for i in (0, 1))
     lab.screenshot("streamview-two-views")
@@ -348,7 +373,8 @@ def test_a_second_view_opened_mid_stream_catches_up_and_stays_in_sync(lab: LabPa
 
 def test_stop_button_aborts_the_run(lab: LabPage) -> None:
     lab.set_save_widget_state(False)
-    start_demo(lab, "stop", speed=0.5, second_cell=READ_STATE)
+    # Stop while the source is waiting (as on a slow model) ends the run at once.
+    start_gated_demo(lab, "stop", READ_STATE)
     wait_view(
         lab,
         lambda v: v.stop_enabled and any(t.name == "get-weather" for t in v.tools),
@@ -362,8 +388,8 @@ def test_stop_button_aborts_the_run(lab: LabPage) -> None:
     assert not end.stop_enabled
     assert "Enjoy the afternoon!" not in end.text, "the run went on to the end after Stop"
 
-    assert lab.run_cell(1), "reading the state failed"
-    assert cell_json(lab, 1) == {"status": "aborted", "done": True}
+    assert lab.run_cell(2), "reading the state failed"
+    assert cell_json(lab, 2) == {"status": "aborted", "done": True}
     assert not lab.console_errors, lab.console_errors
 
 
