@@ -14,9 +14,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import chunkscope as cs
 from chunkscope import parse_chunk
 from chunkscope.fold import lane
 from chunkscope.fold.state import RunState
+from chunkscope.live.consume import Channel
+from chunkscope.wire.batching import coalesce
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 RECORDINGS = sorted(FIXTURES.rglob("*.jsonl"))
@@ -145,3 +148,95 @@ def test_random_streams_fold_the_same_on_the_lane(
 ) -> None:
     items = [(float(i * 10 % 70), chunk) for i, chunk in enumerate(chunks)]
     _same_both_ways(items, rows_from)
+
+
+class _Batches:
+    """A front end that keeps the ops of every batch."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[dict[str, Any]]] = []
+
+    def send_batch(self, seq: int, ops: list[dict[str, Any]]) -> None:
+        self.batches.append(ops)
+
+    def send_snapshot(self, snapshot: dict[str, Any], transient: list[dict[str, Any]]) -> None:
+        pass
+
+    def send_synced(self, seq: int) -> None:
+        pass
+
+    def send_rows(self, seq: int, offset: int, total: int, rows: list[dict[str, Any]]) -> None:
+        pass
+
+    def persist(self, snapshot: dict[str, Any]) -> None:
+        pass
+
+
+def _without_run_ops(ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [op for op in ops if op["op"] != "run"]
+
+
+def _through_channel(items: list[tuple[float, Any]], flush_every: int | None) -> list[Any]:
+    """The ops of every batch a live channel sends for ``items`` (flushed every
+    ``flush_every`` chunks, else once at the end)."""
+    sink = _Batches()
+    channel = Channel(RunState(), sink)
+    channel.ready()
+    for index, (t, item) in enumerate(items):
+        channel.fold(item, t, index)
+        if flush_every and index % flush_every == flush_every - 1:
+            with channel.lock:
+                channel._flush_locked()
+    channel.close()
+    return sink.batches
+
+
+def _interleaved_blocks() -> list[tuple[float, Any]]:
+    """Deltas of a reasoning block and two text blocks open at once, taking turns."""
+
+    def chunk(type_: str, **payload: Any) -> dict[str, Any]:
+        return {"type": type_, "runId": "r", "from": "AGENT", "payload": payload}
+
+    chunks = [chunk("start"), chunk("step-start", request={}, messageId="m")]
+    chunks += [chunk("reasoning-start", id="r0"), chunk("text-start", id="a")]
+    chunks.append(chunk("text-start", id="b"))
+    turns = [("reasoning-delta", "r0"), ("text-delta", "a"), ("text-delta", "b")]
+    for i in range(60):
+        kind, block = turns[(i // 3) % 3] if i % 5 else turns[i % 3]
+        chunks.append(chunk(kind, id=block, text=f"{block}{i} "))
+    chunks += [chunk("reasoning-end", id="r0"), chunk("text-end", id="a")]
+    chunks += [chunk("text-end", id="b"), chunk("finish", stepResult={"reason": "stop"})]
+    return [(float(i), c) for i, c in enumerate(chunks)]
+
+
+def test_the_live_channel_merges_deltas_into_the_ops_coalesce_would_make() -> None:
+    # The channel takes runs of deltas on the lane without an op each and sends one merged
+    # append per block and batch: what coalescing the ops of ``handle`` gives.
+    compared = 0
+    for path in [*RECORDINGS, None]:
+        items = _lines(path) if path is not None else _interleaved_blocks()
+        if not items:
+            continue
+        state = RunState()
+        direct: list[dict[str, Any]] = []
+        for t, item in items:
+            direct.extend(state.handle(item, t))
+        direct.extend(state.close())
+        expected = _without_run_ops(coalesce(direct, keep_rows=False))
+        (batch,) = _through_channel(items, None)
+        assert _without_run_ops(batch) == expected, path
+        batches = _through_channel(items, 7)
+        joined = [op for ops in batches for op in _without_run_ops(ops)]
+        assert _without_run_ops(coalesce(joined, keep_rows=False)) == expected, path
+        compared += 1
+    assert compared >= 30
+
+
+def test_a_long_run_of_deltas_is_one_append_per_block_and_batch() -> None:
+    items = [(float(i), c) for i, c in enumerate(cs.demo.text_stream(2_000))]
+    (batch,) = _through_channel(items, None)
+    appends = [op for op in batch if op["op"] == "append"]
+    state = cs.accumulate(c for _, c in items)
+    assert len(appends) == 1
+    assert appends[0]["text"] == state.text
+    assert appends[0]["t"] == items[-4][0]  # the last delta's: text-end and two finishes follow

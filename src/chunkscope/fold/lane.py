@@ -33,6 +33,33 @@ LANE_TYPES = frozenset({"text-delta", "reasoning-delta"})
 def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> list[Op] | None:
     """Fold a ``text-delta`` / ``reasoning-delta`` dict on the fast lane and return its ops,
     or ``None`` (nothing changed) when it needs the full fold."""
+    cx = state._fold
+    ops: list[Op] = cx.ops
+    part = fold_on_lane(state, chunk, kind, t, ops)
+    if part is None:
+        return None
+    if cx.wire:
+        text = wire_text(chunk["payload"]["text"])
+        ops.append({"op": "append", "id": part.id, "field": "text", "text": text, "t": t})
+    if state.ttft_ms is None and part.parent is None:
+        state.ttft_ms = t
+        cx.run_op(ttftMs=t)
+    cx.ops = []
+    return ops
+
+
+def wire_text(text: str) -> str:
+    """A delta's text as an ``append`` op carries it (lone surrogates replaced)."""
+    return text if text.isascii() else safe_text(text)
+
+
+def fold_on_lane(
+    state: RunState, chunk: dict[Any, Any], kind: str, t: float, ops: list[Op]
+) -> Growing | None:
+    """What every delta on the lane does to the state (its text, its count, its inspector
+    row), for a delta of the usual shape that continues a block on the lane: the part it
+    grew. ``None``, with nothing changed, when the delta needs the full fold. The caller
+    says what changed (an ``append`` op, or the text merged with its neighbours)."""
     payload = chunk.get("payload")
     if payload.__class__ is not dict or len(payload) != 2:
         return None
@@ -59,19 +86,10 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     state.chunk_count = index + 1
     state.elapsed_ms = max(state.elapsed_ms, t)
     part.append(text, t)
-    cx = state._fold
-    ops: list[Op] = cx.ops
-    if cx.wire:
-        wire_text = text if text.isascii() else safe_text(text)
-        ops.append({"op": "append", "id": part.id, "field": "text", "text": wire_text, "t": t})
-    if state.ttft_ms is None and part.parent is None:
-        state.ttft_ms = t
-        cx.run_op(ttftMs=t)
     rows = state._rows
     if not rows.merge(kind, part.id, t, text):
         rows.add(parse_chunk(chunk), t, index, part.id, ops, state._cut)
-    cx.ops = []
-    return ops
+    return part
 
 
 class Lane:

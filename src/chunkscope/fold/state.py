@@ -32,7 +32,7 @@ from ..wire.safejson import clip_for_wire
 from ..wire.schema import RunStatus
 from .context import INTERNAL_FAILURE, TERMINAL, Fold, Op, RunValues, message_of
 from .dispatch import fold_chunk, fold_nested
-from .lane import LANE_TYPES, Lane, fold_delta
+from .lane import LANE_TYPES, Lane, fold_delta, fold_on_lane, wire_text
 from .parts import (
     Notice,
     Part,
@@ -192,6 +192,34 @@ class RunState(RunValues, RunViews):
                 self._rows.add(parsed, t, index, part_id, cx.ops, self._cut, plain=plain)
         ops, cx.ops = cx.ops, []
         return ops
+
+    def grow(self, chunk: Any, t: float) -> str | None:
+        """Fold a text or reasoning delta that continues the block of the delta before it,
+        as ``handle`` would, but return its text as an ``append`` op would carry it instead
+        of the op: a caller that merges neighbouring appends (the live channel) then builds
+        one op per batch instead of one per delta. ``None``, with nothing changed, for any
+        other chunk, and before the first text of the run (which sets ``ttftMs``): give it
+        to ``handle``."""
+        if (
+            chunk.__class__ is dict
+            and self._lane is not None
+            and self.ttft_ms is not None
+            and self._fold.wire
+        ):
+            kind = chunk.get("type")
+            if (
+                kind in LANE_TYPES
+                and fold_on_lane(self, chunk, kind, t, self._fold.ops) is not None
+            ):
+                return wire_text(chunk["payload"]["text"])
+        return None
+
+    @property
+    def growing(self) -> Lane | None:
+        """The block the last delta ``grow`` or ``handle`` took the lane into; a new object
+        each time the lane is entered again, so a caller can tell one run of deltas from the
+        next."""
+        return self._lane
 
     def _cut(self, chunk: Chunk, t: float, index: int) -> None:
         """The chunk just folded nests too deeply for its row to show it whole: say so."""

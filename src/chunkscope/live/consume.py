@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 from ..chunks.models import parse_chunk
+from ..fold.lane import Lane
 from ..fold.state import RunState
 from ..recording import Recorder, Replay
 from ..wire.batching import Op, coalesce, weight
@@ -88,6 +89,12 @@ class Channel:
         page does not keep) 100k rows nobody looks at."""
         self._cond = threading.Condition(self.lock)
         self._pending: list[Op] = []
+        # The deltas that grew one block in a row since the last op, merged into one
+        # ``append`` op when anything else is queued or the batch goes (as ``coalesce`` would
+        # merge their ops): a delta then costs a list append instead of an op.
+        self._growing: Lane | None = None
+        self._grown: list[str] = []
+        self._grown_t = 0.0
         self._ready = False
         # Batches go out from the first one before any page said ready: the view was
         # displayed, so a page is coming, and a cell that shows a run and then awaits it is
@@ -111,15 +118,55 @@ class Channel:
             return
         self._size += weight(ops)
         if self._ready or self._sent_from_start:
+            self._arrived()
+            self._close_growing()
+            self._pending.extend(ops)
+
+    def _grew(self, text: str, t: float) -> None:
+        """Queue a delta that ``RunState.grow`` folded (caller holds ``lock``)."""
+        self._size += len(text)
+        if self._ready or self._sent_from_start:
+            # ``_arrived``, inlined: this runs for nearly every chunk of a long stream.
             now = time.monotonic()
             self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
             self._last_push = now
-            pending = self._pending
-            # The flusher waits for the first op after a flush; later ones find it awake or
-            # pacing, so waking it again would only cost the producer.
-            if not pending:
+            if not self._grown and not self._pending:
                 self._cond.notify()
-            pending.extend(ops)
+            lane = self.state.growing
+            if lane is not self._growing:
+                self._close_growing()
+                self._growing = lane
+            self._grown.append(text)
+            self._grown_t = t
+
+    def _arrived(self) -> None:
+        """Measure the arrival rate; wake the flusher when nothing was queued."""
+        now = time.monotonic()
+        self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
+        self._last_push = now
+        # The flusher waits for the first op after a flush; later ones find it awake or
+        # pacing, so waking it again would only cost the producer.
+        if not self._pending and not self._grown:
+            self._cond.notify()
+
+    def _close_growing(self) -> None:
+        """Queue the merged deltas of the block that grew as one ``append`` op."""
+        grown = self._grown
+        if grown:
+            lane = self._growing
+            assert lane is not None
+            text = grown[0] if len(grown) == 1 else "".join(grown)
+            self._pending.append(
+                {
+                    "op": "append",
+                    "id": lane.part.id,
+                    "field": "text",
+                    "text": text,
+                    "t": self._grown_t,
+                }
+            )
+            self._grown = []
+        self._growing = None
 
     @property
     def pressed(self) -> bool:
@@ -141,6 +188,11 @@ class Channel:
         with self.lock:
             state = self.state
             if not state.ended:
+                if t is not None:
+                    text = state.grow(chunk, t)
+                    if text is not None:
+                        self._grew(text, t)
+                        return
                 ops = state.handle(chunk, t, where=where)
                 if ops:
                     self.push(ops)
@@ -216,7 +268,7 @@ class Channel:
                         self._tick()
                     finally:
                         self._cond.acquire()
-                if not self._pending:
+                if not self._pending and not self._grown:
                     if self._closing:
                         return
                     self._cond.wait(0.25)
@@ -228,6 +280,7 @@ class Channel:
                 self._flush_locked()
 
     def _flush_locked(self) -> None:
+        self._close_growing()
         if self._pending:
             ops, self._pending = self._pending, []
             self.seq += 1
