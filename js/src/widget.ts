@@ -45,9 +45,10 @@ export const SAVE_EVERY_MS = 1000;
 /** Runs with more parts than this are copied for saving only when their kernel dies. */
 export const LIVE_SAVE_MAX_PARTS = 5000;
 
-/** Nor are runs whose text is longer than this: turning a few megabytes into JSON once a
- * second took the main thread for hundreds of milliseconds at a time. */
-export const LIVE_SAVE_MAX_CHARS = 1_000_000;
+/** Nor are runs whose text is longer than this: a copy is turned into JSON and deflated on
+ * the main thread, which took 25 to 36 ms for the 700 KB of a run of 100k deltas (and
+ * hundreds of milliseconds for a few megabytes), a pause in the middle of the stream. */
+export const LIVE_SAVE_MAX_CHARS = 200_000;
 
 /** Characters of streamed text the parts hold (text and reasoning, tool arguments): what
  * makes a run's saved copy large. Stops counting past `limit`. */
