@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..chunks.models import BaseChunk, Chunk, is_transient, parse_chunk
+from ..wire.batching import append_op
 from ..wire.held import HeldValues
 from ..wire.safejson import clip_for_wire, safe_text
 from ..wire.schema import TRANSIENT_CAP
@@ -267,9 +268,7 @@ class Fold:
     def append_op(self, part: Part, field: str, text: str, t: float) -> None:
         """Queue the ``append`` op of ``text`` added to ``part``'s growing ``field``."""
         if self.wire:
-            self.ops.append(
-                {"op": "append", "id": part.id, "field": field, "text": safe_text(text), "t": t}
-            )
+            self.ops.append(append_op(part.id, field, safe_text(text), t))
 
     def end(self, part: Part, t: float) -> None:
         """End ``part`` at ``t`` (its ``t1``); a part already ended keeps its end."""

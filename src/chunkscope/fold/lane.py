@@ -39,6 +39,7 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     if part is None:
         return None
     if cx.wire:
+        # ``append_op``'s dict, written out: this runs for every delta ``handle`` folds.
         text = wire_text(chunk["payload"]["text"])
         ops.append({"op": "append", "id": part.id, "field": "text", "text": text, "t": t})
     if state.ttft_ms is None and part.parent is None:

@@ -21,7 +21,7 @@ from ..chunks.models import parse_chunk
 from ..fold.lane import Lane
 from ..fold.state import RunState
 from ..recording import Recorder, Replay
-from ..wire.batching import Op, coalesce, weight
+from ..wire.batching import Op, append_op, coalesce, weight
 
 WAKE_INTERVAL = 0.1
 """Seconds between wake-ups of a coroutine waiting for the run, so an interrupt is seen."""
@@ -126,12 +126,7 @@ class Channel:
         """Queue a delta that ``RunState.grow`` folded (caller holds ``lock``)."""
         self._size += len(text)
         if self._ready or self._sent_from_start:
-            # ``_arrived``, inlined: this runs for nearly every chunk of a long stream.
-            now = time.monotonic()
-            self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
-            self._last_push = now
-            if not self._grown and not self._pending:
-                self._cond.notify()
+            self._arrived()
             lane = self.state.growing
             if lane is not self._growing:
                 self._close_growing()
@@ -156,15 +151,7 @@ class Channel:
             lane = self._growing
             assert lane is not None
             text = grown[0] if len(grown) == 1 else "".join(grown)
-            self._pending.append(
-                {
-                    "op": "append",
-                    "id": lane.part.id,
-                    "field": "text",
-                    "text": text,
-                    "t": self._grown_t,
-                }
-            )
+            self._pending.append(append_op(lane.part.id, "text", text, self._grown_t))
             self._grown = []
         self._growing = None
 

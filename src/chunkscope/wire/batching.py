@@ -21,6 +21,12 @@ Op = dict[str, Any]
 as one. ``coalesce`` and ``weight`` read it as a ``WireOp``."""
 
 
+def append_op(part_id: str, field: str, text: str, t: float) -> Op:
+    """The ``append`` op of ``text`` (already safe for the wire) added to a part's growing
+    ``field`` at ``t``."""
+    return {"op": "append", "id": part_id, "field": field, "text": text, "t": t}
+
+
 def coalesce(ops: list[Op], *, keep_rows: bool = True) -> list[Op]:
     """Merge what can be merged without changing what applying the ops gives; inspector
     ``rows`` ops are left out unless ``keep_rows``."""
