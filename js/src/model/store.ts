@@ -12,6 +12,7 @@
 import { heldEntry, heldWithout } from "../held/values";
 import { isRecord, preview } from "../util";
 import { compactStates, expandStates } from "./history";
+import { forgetText, growText } from "./rope";
 import {
   type ChunkRow,
   type Down,
@@ -313,6 +314,7 @@ export function fillHeld(
 ): boolean {
   const part = state.byId.get(partId);
   if (part === undefined || heldEntry(part, field)?.token !== token) return false;
+  if (field === "text") forgetText(part);
   writeField(part, field, value);
   part.held = heldWithout(part.held, field);
   state.version += 1;
@@ -382,9 +384,12 @@ function appendText(state: StoreState, op: Extract<Op, { op: "append" }>): void 
     return;
   }
   const before = readField(part, op.field);
-  const text = (typeof before === "string" ? before : "") + String(op.text ?? "");
+  const base = typeof before === "string" ? before : "";
+  const added = String(op.text ?? "");
+  const text = base + added;
   writeField(part, op.field, text);
   if (op.field === "text" && (part.kind === "text" || part.kind === "reasoning")) {
+    growText(part, base, added);
     addMark(part, op.t, text.length);
   }
   state.partRev.set(part.id, state.version);
@@ -415,6 +420,7 @@ function setFields(state: StoreState, op: Extract<Op, { op: "set" }>): void {
   for (const [key, value] of Object.entries(op.set)) {
     if (key === "id") continue; // a part keeps its identity
     if (key === "parent" || key === "step" || key === "kind") state.structureRev += 1;
+    if (key === "text") forgetText(part);
     writeField(part, key, value);
   }
   if ("state" in op.set && !("states" in op.set)) {

@@ -6,6 +6,7 @@
  */
 import type { DOMPurify } from "dompurify";
 import type { Marked } from "marked";
+import type { TextSource } from "../model/rope";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
 import { frameTime, inFrame, schedule } from "./frame";
@@ -32,6 +33,12 @@ export const FRAME_MARKDOWN_MS = 8;
  * lays out only the pieces near the end it shows: 8 ms for the 70 KB of 10k deltas, where
  * pieces of 8,000 characters took 29 ms. */
 export const PLAIN_PIECE = 2_000;
+
+/** Plain pieces per sheet. Off screen, a sheet skips layout and paint as a whole, and the
+ * browser checks each sheet against the viewport in every frame. A page taking 50 KB of
+ * text a frame at the bottom of 5 MB spent 28 ms a frame with a piece per sheet (thousands
+ * of checks), 15 ms with 32 (the sheets in view laid out whole) and 12 ms with 8. */
+export const SHEET_PIECES = 8;
 
 /** Rendered blocks per page. Off screen, a page skips layout and paint as a whole: the
  * browser tracks a few hundred pages of a long text instead of thousands of blocks. */
@@ -282,12 +289,14 @@ export class MarkdownView {
   private lastTail: string | null = null;
   private lastFinal = false;
   private lastPlain = false;
-  private wanted = "";
+  private wanted: TextSource = "";
   private wantedFinal = false;
   /** Offsets in the text where plain pieces start (the first is 0), found as it grows. */
   private pieceStarts: number[] = [0];
   /** Piece elements by piece number, with the range of the text each one shows. */
   private readonly pieces = new Map<number, { el: HTMLElement; start: number; end: number }>();
+  /** Sheet elements by sheet number: sheet `n` holds pieces `n * SHEET_PIECES` on. */
+  private readonly sheets = new Map<number, HTMLElement>();
   private readonly plain = document.createElement("div");
   /** Carries on committing a text too long to render in one frame. */
   private readonly resume = (): void => this.update(this.wanted, this.wantedFinal);
@@ -303,8 +312,9 @@ export class MarkdownView {
     this.plain.className = "cs-md-plain";
   }
 
-  /** Show `text`; `final` says it will not grow any more. */
-  update(text: string, final: boolean): void {
+  /** Show `text`; `final` says it will not grow any more. Only what changed is read of a
+   * `TextRope`: the start and end of what is committed, a window after it, the new end. */
+  update(text: TextSource, final: boolean): void {
     this.wanted = text;
     this.wantedFinal = final;
     if (!this.continues(text)) {
@@ -317,14 +327,18 @@ export class MarkdownView {
       this.lastTail = null;
       this.pieceStarts = [0];
       this.pieces.clear();
+      this.sheets.clear();
     }
-    let tail = text.slice(this.committedLength);
+    const start = this.committedLength;
     // Commit the complete blocks found in a bounded window, so one frame never renders more
     // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame, and
     // so does all of it when this frame's time for markdown is spent.
     const ready = markdownReady();
     const timely = ready && frameTime() < FRAME_MARKDOWN_MS;
-    const ends = (final && tail.length <= COMMIT_STEP) || !timely ? [] : this.blockEnds(tail);
+    const waiting = text.length - start;
+    const window =
+      (final && waiting <= COMMIT_STEP) || !timely ? "" : text.slice(start, start + COMMIT_BUDGET);
+    const ends = window === "" ? [] : this.blockEnds(window);
     // Render the complete blocks a step at a time while the frame has time: what is left
     // stays plain text and waits for the next frame.
     let cut = 0;
@@ -336,19 +350,24 @@ export class MarkdownView {
         end = ends[next] as number;
       }
       next += 1;
-      this.addBlock(renderMarkdown(tail.slice(cut, end)));
+      this.addBlock(renderMarkdown(window.slice(cut, end)));
       cut = end;
     }
-    if (cut > 0) this.commit(text, this.committedLength + cut);
-    tail = tail.slice(cut);
-    const more = next < ends.length || (cut > 0 && tail.length > COMMIT_BUDGET);
+    if (cut > 0) this.commit(text, start + cut);
+    const tailLength = waiting - cut;
+    const more = next < ends.length || (cut > 0 && tailLength > COMMIT_BUDGET);
     if (more) schedule(this.resume);
     const pending = more;
     const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
     // Out of time, the tail is shown as text now and as markdown in the next frame.
-    const late = tail.length <= limit && frameTime() >= FRAME_MARKDOWN_MS;
+    const late = tailLength <= limit && frameTime() >= FRAME_MARKDOWN_MS;
     if (late || !timely) schedule(this.resume);
-    const plain = tail.length > limit || late || !ready;
+    const plain = tailLength > limit || late || !ready;
+    // A plain tail is told by where it starts and ends (its pieces redraw what moved); a
+    // markdown one, short enough to compare, by its text.
+    const tail = plain
+      ? `${this.committedLength}:${text.length}`
+      : text.slice(this.committedLength);
     if (tail === this.lastTail && final === this.lastFinal && plain === this.lastPlain) return;
     this.lastTail = tail;
     this.lastFinal = final;
@@ -366,14 +385,15 @@ export class MarkdownView {
 
   /** Whether `text` goes on from what is committed: as long, with the same first and last
    * committed characters (text only grows while a run streams). */
-  private continues(text: string): boolean {
+  private continues(text: TextSource): boolean {
     const length = this.committedLength;
     if (length === 0) return true;
+    const head = this.committedHead;
     const end = this.committedEnd;
     return (
       text.length >= length &&
-      text.startsWith(this.committedHead) &&
-      text.startsWith(end, length - end.length)
+      text.slice(0, head.length) === head &&
+      text.slice(length - end.length, length) === end
     );
   }
 
@@ -391,27 +411,27 @@ export class MarkdownView {
   }
 
   /** Mark `text` up to `length` as rendered. */
-  private commit(text: string, length: number): void {
+  private commit(text: TextSource, length: number): void {
     this.committedLength = length;
     if (this.committedHead.length < EDGE)
       this.committedHead = text.slice(0, Math.min(EDGE, length));
     this.committedEnd = text.slice(Math.max(0, length - EDGE), length);
   }
 
-  /** The complete blocks at the start of `tail`: looked for in a window of a few steps,
-   * which a frame can render, and in a window of COMMIT_BUDGET only when that holds none
-   * (a long block), so a backlog is not lexed whole on every frame. */
-  private blockEnds(tail: string): number[] {
+  /** The complete blocks at the start of `window`, the first COMMIT_BUDGET characters
+   * after what is committed: looked for in a few steps, which a frame can render, and in
+   * the whole window only when those hold none (a long block), so a backlog is not lexed
+   * whole on every frame. */
+  private blockEnds(window: string): number[] {
     const near = 3 * COMMIT_STEP;
-    if (tail.length > near) {
-      const ends = completeBlockEnds(tail.slice(0, near));
+    if (window.length > near) {
+      const ends = completeBlockEnds(window.slice(0, near));
       if (ends.length > 0) return ends;
     }
-    return completeBlockEnds(tail.length <= COMMIT_BUDGET ? tail : tail.slice(0, COMMIT_BUDGET));
+    return completeBlockEnds(window);
   }
-
   /** Make the plain element show `text` from offset `from` on, in pieces. */
-  private showPlain(text: string, from: number): void {
+  private showPlain(text: TextSource, from: number): void {
     const starts = this.pieceStarts;
     for (;;) {
       const newline = text.indexOf("\n", (starts[starts.length - 1] as number) + PLAIN_PIECE);
@@ -420,7 +440,8 @@ export class MarkdownView {
     }
     let first = starts.length - 1;
     while (first > 0 && (starts[first] as number) > from) first--;
-    const shown: HTMLElement[] = [];
+    const shownSheets: HTMLElement[] = [];
+    let inSheet: HTMLElement[] = [];
     for (let k = first; k < starts.length; k++) {
       const start = Math.max(starts[k] as number, from);
       const end = starts[k + 1] ?? text.length;
@@ -436,9 +457,28 @@ export class MarkdownView {
         piece.start = start;
         piece.end = end;
       }
-      shown.push(piece.el);
+      inSheet.push(piece.el);
+      if ((k + 1) % SHEET_PIECES === 0 || k + 1 === starts.length) {
+        const sheet = this.sheet(Math.floor(k / SHEET_PIECES));
+        placeChildren(sheet, inSheet);
+        shownSheets.push(sheet);
+        inSheet = [];
+      }
     }
     for (const k of this.pieces.keys()) if (k < first) this.pieces.delete(k);
-    placeChildren(this.plain, shown);
+    const firstSheet = Math.floor(first / SHEET_PIECES);
+    for (const n of this.sheets.keys()) if (n < firstSheet) this.sheets.delete(n);
+    placeChildren(this.plain, shownSheets);
+  }
+
+  /** The sheet element numbered `n`, made when first needed. */
+  private sheet(n: number): HTMLElement {
+    let sheet = this.sheets.get(n);
+    if (sheet === undefined) {
+      sheet = document.createElement("div");
+      sheet.className = "cs-md-sheet";
+      this.sheets.set(n, sheet);
+    }
+    return sheet;
   }
 }

@@ -1,5 +1,7 @@
 // @vitest-environment jsdom
+
 import { describe, expect, it } from "vitest";
+import { TextRope } from "../../src/model/rope";
 import { loadHighlighter } from "../../src/views/code/highlight";
 import { schedule } from "../../src/views/frame";
 import {
@@ -12,6 +14,7 @@ import {
   PAGE_BLOCKS,
   PLAIN_PIECE,
   renderMarkdown,
+  SHEET_PIECES,
 } from "../../src/views/markdown";
 import { waitUntil } from "../helpers";
 
@@ -112,6 +115,11 @@ describe("incremental rendering", () => {
     const pieces = Array.from(plain.querySelectorAll(".cs-md-piece"));
     expect(pieces.length).toBeGreaterThan(code.length / (PLAIN_PIECE + 100));
     for (const piece of pieces.slice(0, -1)) expect(piece.textContent?.endsWith("\n")).toBe(true);
+    // The pieces are grouped in sheets, the unit the browser checks against the viewport.
+    const sheets = Array.from(plain.children);
+    expect(sheets.every((sheet) => sheet.classList.contains("cs-md-sheet"))).toBe(true);
+    expect(sheets.length).toBe(Math.ceil(pieces.length / SHEET_PIECES));
+    expect(sheets.slice(0, -1).every((s) => s.childElementCount === SHEET_PIECES)).toBe(true);
     const grown = `${code}${line(2_000)}${line(2_001)}`;
     view.update(grown, false);
     expect(plain.textContent).toBe(grown);
@@ -174,6 +182,46 @@ describe("incremental rendering", () => {
     expect(done.children.length).toBe(Math.ceil(blocks / PAGE_BLOCKS));
     for (const page of done.children) expect(page.className).toBe("cs-md-page");
     expect(view.el.querySelectorAll("p")).toHaveLength(100);
+  });
+
+  it("drops a sheet of plain pieces once markdown has taken all of its text", async () => {
+    const view = new MarkdownView();
+    const paragraphs = Array.from({ length: 200 }, (_, k) => `paragraph ${k} ${"x".repeat(1890)}`);
+    const text = `${paragraphs.join("\n\n")}\n\nstill typing`;
+    view.update(text, false);
+    const sheetCounts: number[] = [];
+    for (let k = 0; k < 200; k++) {
+      const plain = view.el.querySelector(".cs-md-plain");
+      if (plain === null) break;
+      const sheets = Array.from(plain.children);
+      expect(sheets.every((sheet) => sheet.childElementCount > 0)).toBe(true);
+      expect(plain.textContent?.endsWith("still typing")).toBe(true);
+      sheetCounts.push(sheets.length);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(sheetCounts[0]).toBeGreaterThan(2);
+    expect(sheetCounts.at(-1) ?? 0).toBeLessThan(sheetCounts[0] as number);
+    expect(view.el.querySelectorAll("p")).toHaveLength(201);
+  });
+
+  it("draws a growing rope as it draws the same text as a string", async () => {
+    const byString = new MarkdownView();
+    const byRope = new MarkdownView();
+    const rope = new TextRope();
+    let text = "";
+    for (let k = 0; k < 300; k++) {
+      const piece = k % 50 === 49 ? "\n\n```\ncode\n```\n\n" : `word ${k} *w* `;
+      text += k % 7 === 6 ? `${piece}\n\n` : piece;
+      rope.append(k % 7 === 6 ? `${piece}\n\n` : piece);
+      byString.update(text, false);
+      byRope.update(rope, false);
+      if (k % 60 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    byString.update(text, true);
+    byRope.update(rope, true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(byRope.el.innerHTML).toBe(byString.el.innerHTML);
+    expect(byRope.el.querySelectorAll("pre").length).toBe(6);
   });
 
   it("starts over when a longer text replaces the one committed", () => {

@@ -3,6 +3,7 @@
  * whenever its part changed, touching only the pieces whose values moved.
  */
 
+import { type TextSource, textSource } from "../../model/rope";
 import type { NoticeKind, Part, PartKind } from "../../model/wire";
 import { isPresent } from "../../util";
 import { copyButton } from "../copy";
@@ -79,7 +80,7 @@ const VIEWS: ViewFactories = {
       children: null,
       update(p, info) {
         text = str(p.text);
-        md.update(text, !isOpen(p, info));
+        md.update(textSource(p, text), !isOpen(p, info));
       },
     };
   },
@@ -92,10 +93,11 @@ const VIEWS: ViewFactories = {
     tools.append(copyButton("reasoning", () => text));
     box.el.append(tools, md.el);
     el.append(box.el);
+    let source: TextSource = "";
     let final = false;
     // The body is only rendered while open: a collapsed thought costs nothing.
     const draw = () => {
-      if (box.el.open) md.update(text, final);
+      if (box.el.open) md.update(source, final);
     };
     box.el.addEventListener("toggle", draw);
     return {
@@ -103,6 +105,7 @@ const VIEWS: ViewFactories = {
       children: null,
       update(p, info) {
         text = str(p.text);
+        source = textSource(p, text);
         final = !isOpen(p, info);
         box.follow(!final);
         let label = "Thinking…";
