@@ -121,11 +121,25 @@ function entryFor(model: WidgetModel): ModelEntry {
   let cost = 0;
   const behind = () =>
     store.get().seq > savedSeq(model.get("snapshot") as SavedSnapshot) && store.get().snapshotSeen;
-  const writeSaved = () => {
+  // A large run is not copied while it streams: one copy would take the main thread for
+  // hundreds of milliseconds. The kernel's packed snapshot keeps it, and the page writes its
+  // copy once if the kernel dies (keepSaved). Checked again when the copy is due: a run
+  // small when the copy was planned may have grown by megabytes since.
+  const smallEnough = () => {
+    const { parts } = store.get();
+    return (
+      parts.length <= LIVE_SAVE_MAX_PARTS &&
+      heldChars(parts, LIVE_SAVE_MAX_CHARS) <= LIVE_SAVE_MAX_CHARS
+    );
+  };
+  /** A copy of any size is due once the one being written is done (see keepSaved). */
+  let keepAfterWrite = false;
+  const writeSaved = (anySize = false) => {
     saveTimer = null;
-    if (!behind()) return;
+    if (!behind() || !(anySize || smallEnough())) return;
     if (writing) {
-      scheduleSave();
+      if (anySize) keepAfterWrite = true;
+      else scheduleSave();
       return;
     }
     writing = true;
@@ -145,16 +159,14 @@ function entryFor(model: WidgetModel): ModelEntry {
       .finally(() => {
         writing = false;
         cost = Date.now() - started;
+        if (keepAfterWrite) {
+          keepAfterWrite = false;
+          writeSaved(true);
+        }
       });
   };
   const scheduleSave = () => {
-    // A large run is not copied while it streams: one copy would take the main thread for
-    // hundreds of milliseconds. The kernel's packed snapshot keeps it, and the page writes
-    // its copy once if the kernel dies (keepSaved).
-    if (saveTimer !== null || !behind()) return;
-    const { parts } = store.get();
-    if (parts.length > LIVE_SAVE_MAX_PARTS) return;
-    if (heldChars(parts, LIVE_SAVE_MAX_CHARS) > LIVE_SAVE_MAX_CHARS) return;
+    if (saveTimer !== null || !behind() || !smallEnough()) return;
     // The first write comes at once (it also tells the page the manager's model); later
     // ones at most once a second, and rarer when writing a large run takes long.
     saveTimer = setTimeout(writeSaved, wrote ? Math.max(SAVE_EVERY_MS, 20 * cost) : 0);
@@ -165,7 +177,7 @@ function entryFor(model: WidgetModel): ModelEntry {
   const keepSaved = () => {
     if (managed === null || managed.comm_live || store.get().seq <= 0) return;
     if (saveTimer !== null) clearTimeout(saveTimer);
-    writeSaved();
+    writeSaved(true);
     managed.comm_live = true;
   };
 

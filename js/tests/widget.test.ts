@@ -3,7 +3,7 @@ import type { AnyModel } from "@anywidget/types";
 import { describe, expect, it } from "vitest";
 import { type SavedSnapshot, savedSeq } from "../src/model/persisted";
 import type { Down, Model, Snapshot, Up } from "../src/model/wire";
-import widget, { LIVE_SAVE_MAX_CHARS, NO_KERNEL } from "../src/widget";
+import widget, { LIVE_SAVE_MAX_CHARS, NO_KERNEL, SAVE_EVERY_MS } from "../src/widget";
 import { batch, part, row, run, snapshot, snapshotMsg, transient, waitUntil } from "./helpers";
 
 /** The library's own handler type (its last `on` overload). */
@@ -150,6 +150,20 @@ describe("widget", () => {
     // The kernel keeps a large run in its packed snapshot; the page copies it only when
     // the kernel dies.
     expect(large.get("snapshot")).toBeNull();
+  });
+
+  it("does not copy a run that grew past the limit between planning the copy and making it", async () => {
+    const model = new FakeModel();
+    initialize(model);
+    render(model);
+    model.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "short" })], { seq: 1 })));
+    await waitUntil(() => savedSeq(model.get("snapshot") as SavedSnapshot) === 1);
+    // The next copy is planned for a second later; the run grows by megabytes meanwhile.
+    model.receive(batch(2, { op: "append", id: "t", field: "text", text: " and more", t: 1 }));
+    const long = "word ".repeat(LIVE_SAVE_MAX_CHARS / 5 + 1);
+    model.receive(batch(3, { op: "append", id: "t", field: "text", text: long, t: 2 }));
+    await new Promise((resolve) => setTimeout(resolve, SAVE_EVERY_MS + 300));
+    expect(savedSeq(model.get("snapshot") as SavedSnapshot)).toBe(1);
   });
 
   it("takes a newer saved snapshot when the trait changes", async () => {

@@ -28,6 +28,8 @@ const queues: Record<Phase, Set<Job>> = { write: new Set(), read: new Set() };
 let pending = false;
 /** performance.now() when the frame being run began; null outside a frame. */
 let frameStart: number | null = null;
+/** An animation frame's jobs are running (not a first draw's, nor an `afterFrame` task). */
+let flushing = false;
 /** Time (performance.now) before which no frame is asked for. */
 let restUntil = 0;
 
@@ -53,11 +55,13 @@ function flush(): void {
   pending = false;
   const start = performance.now();
   frameStart = start;
+  flushing = true;
   try {
     runAll(queues.write);
     runAll(queues.read);
   } finally {
     frameStart = null;
+    flushing = false;
   }
   const end = performance.now();
   const took = end - start;
@@ -93,6 +97,44 @@ export function runAsFrame(job: Job): void {
   }
 }
 
+const afterQueue = new Set<Job>();
+let afterPending = false;
+/** Tells the page to run the jobs that wait for a frame's rendering (see `afterFrame`). */
+const afterChannel = typeof MessageChannel === "function" ? new MessageChannel() : null;
+
+function runAfter(): void {
+  afterPending = false;
+  frameStart = performance.now();
+  try {
+    runAll(afterQueue);
+  } finally {
+    frameStart = null;
+  }
+}
+
+if (afterChannel !== null) afterChannel.port1.onmessage = runAfter;
+
+function postAfter(): void {
+  if (afterChannel !== null) afterChannel.port2.postMessage(0);
+  else setTimeout(runAfter, 0);
+}
+
+/**
+ * Run `job` in a task of its own once the next frame has been drawn (once, however often it
+ * is scheduled), with a frame's limits (`frameTime` counts from the task's start). For work
+ * that can wait a frame, such as rendering a backlog of text as markdown: the frame that
+ * shows new text then does not also carry it, and neither task is long. From inside an
+ * animation frame, the job follows that frame's drawing; from anywhere else (an `afterFrame`
+ * job scheduling itself again included), the next frame's.
+ */
+export function afterFrame(job: Job): void {
+  afterQueue.add(job);
+  if (afterPending) return;
+  afterPending = true;
+  if (flushing) postAfter();
+  else requestFrame(postAfter);
+}
+
 /** Run `job` at the start of the next animation frame, ahead of that frame's views: the
  * browser has laid out and drawn what this frame built by then, so a job that reads layout
  * (scrolling an element into view) finds it clean instead of forcing it mid-frame. */
@@ -121,4 +163,5 @@ export function inFrame(): boolean {
 export function unschedule(job: Job): void {
   queues.write.delete(job);
   queues.read.delete(job);
+  afterQueue.delete(job);
 }

@@ -9,7 +9,7 @@ import type { Marked } from "marked";
 import type { TextSource } from "../model/rope";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
-import { frameTime, inFrame, schedule } from "./frame";
+import { afterFrame, frameTime, inFrame, schedule } from "./frame";
 import { markedLibrary, purifyLibrary } from "./libraries";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
@@ -41,8 +41,10 @@ export const PLAIN_PIECE = 2_000;
 export const SHEET_PIECES = 8;
 
 /** Rendered blocks per page. Off screen, a page skips layout and paint as a whole: the
- * browser tracks a few hundred pages of a long text instead of thousands of blocks. */
-export const PAGE_BLOCKS = 32;
+ * browser tracks a few hundred pages of a long text instead of thousands of blocks. A page
+ * scrolled into view is laid out whole: with 32 blocks (64 KB of text) the page that came
+ * into view as a backlog caught up took 56 ms of style and layout in one frame. */
+export const PAGE_BLOCKS = 8;
 
 /** Characters at each end of the committed text kept to recognise a continuation. */
 const EDGE = 256;
@@ -298,8 +300,20 @@ export class MarkdownView {
   /** Sheet elements by sheet number: sheet `n` holds pieces `n * SHEET_PIECES` on. */
   private readonly sheets = new Map<number, HTMLElement>();
   private readonly plain = document.createElement("div");
-  /** Carries on committing a text too long to render in one frame. */
+  /** Draws again in the next frame (text that came after this frame's time for markdown). */
   private readonly resume = (): void => this.update(this.wanted, this.wantedFinal);
+  /** Whether the update running is a catch-up task (see `catchUp`). */
+  private catchingUp = false;
+  /** Carries on committing a text too long to render in one frame, in a task of its own
+   * after the next frame is drawn. */
+  private readonly catchUp = (): void => {
+    this.catchingUp = true;
+    try {
+      this.update(this.wanted, this.wantedFinal);
+    } finally {
+      this.catchingUp = false;
+    }
+  };
 
   constructor(className = "cs-md") {
     this.el = document.createElement("div");
@@ -336,8 +350,14 @@ export class MarkdownView {
     const ready = markdownReady();
     const timely = ready && frameTime() < FRAME_MARKDOWN_MS;
     const waiting = text.length - start;
+    // A backlog (more text than is ever rendered live) is committed after the frame that
+    // shows its new end, in a task of its own: a frame that draws a burst of text does not
+    // also render markdown, and neither task is long.
+    const backlog = waiting > LIVE_MARKDOWN_LIMIT && inFrame() && !this.catchingUp;
     const window =
-      (final && waiting <= COMMIT_STEP) || !timely ? "" : text.slice(start, start + COMMIT_BUDGET);
+      backlog || (final && waiting <= COMMIT_STEP) || !timely
+        ? ""
+        : text.slice(start, start + COMMIT_BUDGET);
     const ends = window === "" ? [] : this.blockEnds(window);
     // Render the complete blocks a step at a time while the frame has time: what is left
     // stays plain text and waits for the next frame.
@@ -355,8 +375,8 @@ export class MarkdownView {
     }
     if (cut > 0) this.commit(text, start + cut);
     const tailLength = waiting - cut;
-    const more = next < ends.length || (cut > 0 && tailLength > COMMIT_BUDGET);
-    if (more) schedule(this.resume);
+    const more = backlog || next < ends.length || (cut > 0 && tailLength > COMMIT_BUDGET);
+    if (more) afterFrame(this.catchUp);
     const pending = more;
     const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
     // Out of time, the tail is shown as text now and as markdown in the next frame.

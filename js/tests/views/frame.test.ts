@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  afterFrame,
+  frameTime,
+  inFrame,
   MAX_FRAME_PERIOD_MS,
   PACE_FACTOR,
   PACE_FROM_MS,
@@ -94,5 +97,41 @@ describe("schedule", () => {
     schedule(() => ran.push(now));
     await nextFrame();
     expect(ran.at(-1)).toBe(before);
+  });
+});
+
+describe("afterFrame", () => {
+  it("runs a job once, in a task of its own after the frame that asked for it", async () => {
+    const order: string[] = [];
+    const after = () => order.push(`after (in a frame's limits: ${inFrame()})`);
+    schedule(() => {
+      order.push("frame");
+      afterFrame(after);
+      afterFrame(after);
+    });
+    schedule(() => order.push("frame, later job"));
+    await nextFrame();
+    expect(order).toEqual(["frame", "frame, later job", "after (in a frame's limits: true)"]);
+  });
+
+  it("gives a job that schedules itself again one turn per frame, each with its own time", async () => {
+    let frames = 0;
+    const counting = () => {
+      frames += 1;
+      schedule(counting);
+    };
+    schedule(counting);
+    const turns: { frame: number; spent: number }[] = [];
+    const again = () => {
+      turns.push({ frame: frames, spent: frameTime() });
+      if (turns.length < 3) afterFrame(again);
+    };
+    afterFrame(again);
+    for (let k = 0; k < 8 && turns.length < 3; k++) await nextFrame();
+    unschedule(counting);
+    expect(turns).toHaveLength(3);
+    const seen = turns.map((turn) => turn.frame);
+    expect(new Set(seen).size).toBe(3);
+    for (const turn of turns) expect(turn.spent).toBeLessThan(5);
   });
 });

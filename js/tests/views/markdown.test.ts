@@ -224,6 +224,27 @@ describe("incremental rendering", () => {
     expect(byRope.el.querySelectorAll("pre").length).toBe(6);
   });
 
+  it("leaves a backlog's markdown to a task after the frame that shows its text", async () => {
+    const view = new MarkdownView();
+    const paragraphs = Array.from({ length: 60 }, (_, k) => `paragraph ${k} ${"y".repeat(990)}`);
+    const text = `${paragraphs.join("\n\n")}\n\nstill`;
+    let blocksInFrame = -1;
+    await new Promise<void>((resolve) =>
+      schedule(() => {
+        view.update(text, false);
+        blocksInFrame = view.el.querySelectorAll(".cs-md-block").length;
+        resolve();
+      }),
+    );
+    expect(blocksInFrame).toBe(0);
+    expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(text);
+    for (let k = 0; k < 50 && view.el.querySelector(".cs-md-block") === null; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(view.el.querySelectorAll(".cs-md-block").length).toBeGreaterThan(0);
+    expect(view.el.textContent?.replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
+  });
+
   it("starts over when a longer text replaces the one committed", () => {
     const view = new MarkdownView();
     view.update("alpha\n\nbeta\n\ngamma", true);
