@@ -10,6 +10,7 @@ import type { TextSource } from "../model/rope";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
 import { afterFrame, frameTime, inFrame, schedule } from "./frame";
+import { HeldBack } from "./held-back";
 import { markedLibrary, purifyLibrary } from "./libraries";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
@@ -299,6 +300,8 @@ export class MarkdownView {
   private readonly pieces = new Map<number, { el: HTMLElement; start: number; end: number }>();
   /** Sheet elements by sheet number: sheet `n` holds pieces `n * SHEET_PIECES` on. */
   private readonly sheets = new Map<number, HTMLElement>();
+  /** Sheets that have not been on screen yet, kept out of layout until they are. */
+  private readonly heldBack = new HeldBack();
   private readonly plain = document.createElement("div");
   /** Draws again in the next frame (text that came after this frame's time for markdown). */
   private readonly resume = (): void => this.update(this.wanted, this.wantedFinal);
@@ -342,6 +345,7 @@ export class MarkdownView {
       this.pieceStarts = [0];
       this.pieces.clear();
       this.sheets.clear();
+      this.heldBack.clear();
     }
     const start = this.committedLength;
     // Commit the complete blocks found in a bounded window, so one frame never renders more
@@ -395,9 +399,9 @@ export class MarkdownView {
     if (plain) {
       // A block this large (or the rest of a text still being committed) is drawn as plain
       // text: rendering it as markdown in one go would freeze the page.
-      this.showPlain(text, this.committedLength);
-      if (this.live.firstChild !== this.plain || this.live.childNodes.length > 1)
-        this.live.replaceChildren(this.plain);
+      const attaching = this.live.firstChild !== this.plain || this.live.childNodes.length > 1;
+      this.showPlain(text, this.committedLength, attaching);
+      if (attaching) this.live.replaceChildren(this.plain);
     } else {
       this.live.replaceChildren(renderMarkdown(tail, final));
     }
@@ -450,8 +454,11 @@ export class MarkdownView {
     }
     return completeBlockEnds(window);
   }
-  /** Make the plain element show `text` from offset `from` on, in pieces. */
-  private showPlain(text: TextSource, from: number): void {
+  /** Make the plain element show `text` from offset `from` on, in pieces; `attaching` says
+   * the element is about to be put back into the page with every sheet it holds. Sheets
+   * new to the page, except the last two (where a reader following the end looks), are
+   * held out of layout until they come into view (see HeldBack). */
+  private showPlain(text: TextSource, from: number, attaching: boolean): void {
     const starts = this.pieceStarts;
     for (;;) {
       const newline = text.indexOf("\n", (starts[starts.length - 1] as number) + PLAIN_PIECE);
@@ -461,6 +468,7 @@ export class MarkdownView {
     let first = starts.length - 1;
     while (first > 0 && (starts[first] as number) > from) first--;
     const shownSheets: HTMLElement[] = [];
+    let made = 0;
     let inSheet: HTMLElement[] = [];
     for (let k = first; k < starts.length; k++) {
       const start = Math.max(starts[k] as number, from);
@@ -479,7 +487,9 @@ export class MarkdownView {
       }
       inSheet.push(piece.el);
       if ((k + 1) % SHEET_PIECES === 0 || k + 1 === starts.length) {
-        const sheet = this.sheet(Math.floor(k / SHEET_PIECES));
+        const n = Math.floor(k / SHEET_PIECES);
+        if (!this.sheets.has(n)) made += 1;
+        const sheet = this.sheet(n);
         placeChildren(sheet, inSheet);
         shownSheets.push(sheet);
         inSheet = [];
@@ -487,7 +497,17 @@ export class MarkdownView {
     }
     for (const k of this.pieces.keys()) if (k < first) this.pieces.delete(k);
     const firstSheet = Math.floor(first / SHEET_PIECES);
-    for (const n of this.sheets.keys()) if (n < firstSheet) this.sheets.delete(n);
+    for (const [n, sheet] of this.sheets) {
+      if (n >= firstSheet) continue;
+      this.heldBack.forget(sheet);
+      this.sheets.delete(n);
+    }
+    // The sheets made by this call are the last ones; all of them when the element is put
+    // back into the page.
+    const fresh = attaching ? shownSheets.length : made;
+    for (let k = shownSheets.length - fresh; k < shownSheets.length - 2; k++) {
+      this.heldBack.hold(shownSheets[k] as HTMLElement);
+    }
     placeChildren(this.plain, shownSheets);
   }
 

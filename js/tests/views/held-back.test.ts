@@ -1,0 +1,86 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { HeldBack } from "../../src/views/held-back";
+import { MarkdownView, SHEET_PIECES } from "../../src/views/markdown";
+
+/** A stand-in for the browser's IntersectionObserver: the test says what came into view. */
+class FakeObserver {
+  static last: FakeObserver | null = null;
+  readonly watched = new Set<Element>();
+  constructor(
+    private readonly callback: (entries: { target: Element; isIntersecting: boolean }[]) => void,
+  ) {
+    FakeObserver.last = this;
+  }
+  observe(el: Element): void {
+    this.watched.add(el);
+  }
+  unobserve(el: Element): void {
+    this.watched.delete(el);
+  }
+  disconnect(): void {
+    this.watched.clear();
+  }
+  show(...els: Element[]): void {
+    this.callback(els.map((target) => ({ target, isIntersecting: true })));
+  }
+}
+
+const withObserver = () => {
+  Reflect.set(globalThis, "IntersectionObserver", FakeObserver);
+};
+
+afterEach(() => {
+  Reflect.deleteProperty(globalThis, "IntersectionObserver");
+  FakeObserver.last = null;
+});
+
+describe("HeldBack", () => {
+  it("keeps an element out of layout until it comes into view, its text still in the page", () => {
+    withObserver();
+    const held = new HeldBack();
+    const el = document.createElement("div");
+    el.textContent = "far down";
+    held.hold(el);
+    expect(el.getAttribute("hidden")).toBe("until-found");
+    expect(el.textContent).toBe("far down");
+    FakeObserver.last?.show(el);
+    expect(el.hasAttribute("hidden")).toBe(false);
+    expect(FakeObserver.last?.watched.has(el)).toBe(false);
+  });
+
+  it("holds nothing where nothing could reveal it", () => {
+    const el = document.createElement("div");
+    new HeldBack().hold(el);
+    expect(el.hasAttribute("hidden")).toBe(false);
+  });
+});
+
+describe("a long plain text's sheets", () => {
+  it("holds back the sheets a burst adds, except the last two, and forgets dropped ones", () => {
+    withObserver();
+    const view = new MarkdownView();
+    const line = (k: number) => `line ${k} ${"w".repeat(60)}\n`;
+    const text = (lines: number) =>
+      `\`\`\`\n${Array.from({ length: lines }, (_, k) => line(k)).join("")}`;
+    view.update(text(1_000), false);
+    const plain = view.el.querySelector(".cs-md-plain") as HTMLElement;
+    const sheets = () => Array.from(plain.children) as HTMLElement[];
+    const heldOnes = () => sheets().filter((sheet) => sheet.hasAttribute("hidden"));
+    const first = sheets().length;
+    expect(first).toBeGreaterThan(2);
+    // Put into the page at once: all but the last two wait to be scrolled to.
+    expect(heldOnes()).toEqual(sheets().slice(0, -2));
+    // A burst of several sheets more: the new ones but the last two are held as well.
+    view.update(text(1_000 + SHEET_PIECES * 30 * 4), false);
+    const after = sheets();
+    expect(after.length).toBeGreaterThan(first + 2);
+    expect(after.slice(-2).some((sheet) => sheet.hasAttribute("hidden"))).toBe(false);
+    expect(after.slice(first, -2).every((sheet) => sheet.hasAttribute("hidden"))).toBe(true);
+    // Scrolled into view, a held sheet shows; its text was in the page all along.
+    const shown = after[1] as HTMLElement;
+    FakeObserver.last?.show(shown);
+    expect(shown.hasAttribute("hidden")).toBe(false);
+    expect(plain.textContent).toBe(text(1_000 + SHEET_PIECES * 30 * 4));
+  });
+});
