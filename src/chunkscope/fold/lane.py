@@ -69,11 +69,15 @@ def fold_on_lane(
     if text.__class__ is not str or not text:
         return None
     if len(chunk) == 4:  # type and payload, so runId and from must be the other two
-        if "runId" not in chunk or "from" not in chunk:
+        run_id = chunk.get("runId")
+        source = chunk.get("from")
+        if run_id.__class__ is not str or source.__class__ is not str:
             return None
-    elif not chunk.keys() <= _TOP_KEYS:
-        return None
-    if chunk.get("runId", "").__class__ is not str or chunk.get("from", "").__class__ is not str:
+    elif (
+        not chunk.keys() <= _TOP_KEYS
+        or chunk.get("runId", "").__class__ is not str
+        or chunk.get("from", "").__class__ is not str
+    ):
         return None
     lane = state._lane
     part = (
@@ -85,7 +89,8 @@ def fold_on_lane(
         return None
     index = state.chunk_count
     state.chunk_count = index + 1
-    state.elapsed_ms = max(state.elapsed_ms, t)
+    if t > state.elapsed_ms:  # noqa: PLR1730 (max() is a call per delta)
+        state.elapsed_ms = t
     part.append(text, t)
     rows = state._rows
     if not rows.merge(kind, part.id, t, text):

@@ -200,18 +200,15 @@ class RunState(RunValues, RunViews):
         one op per batch instead of one per delta. ``None``, with nothing changed, for any
         other chunk, and before the first text of the run (which sets ``ttftMs``): give it
         to ``handle``."""
-        if (
-            chunk.__class__ is dict
-            and self._lane is not None
-            and self.ttft_ms is not None
-            and self._fold.wire
-        ):
-            kind = chunk.get("type")
-            if (
-                kind in LANE_TYPES
-                and fold_on_lane(self, chunk, kind, t, self._fold.ops) is not None
-            ):
-                return wire_text(chunk["payload"]["text"])
+        if self._lane is None or chunk.__class__ is not dict or self.ttft_ms is None:
+            return None
+        cx = self._fold
+        if not cx.wire:
+            return None
+        kind = chunk.get("type")
+        if kind in LANE_TYPES and fold_on_lane(self, chunk, kind, t, cx.ops) is not None:
+            text: str = chunk["payload"]["text"]
+            return text if text.isascii() else wire_text(text)
         return None
 
     @property

@@ -122,18 +122,6 @@ class Channel:
             self._close_growing()
             self._pending.extend(ops)
 
-    def _grew(self, text: str, t: float) -> None:
-        """Queue a delta that ``RunState.grow`` folded (caller holds ``lock``)."""
-        self._size += len(text)
-        if self._ready or self._sent_from_start:
-            self._arrived()
-            lane = self.state.growing
-            if lane is not self._growing:
-                self._close_growing()
-                self._growing = lane
-            self._grown.append(text)
-            self._grown_t = t
-
     def _arrived(self) -> None:
         """Measure the arrival rate; wake the flusher when nothing was queued."""
         now = time.monotonic()
@@ -174,15 +162,25 @@ class Channel:
         """Fold one chunk and queue what changed, atomically (``where`` as ``handle`` takes it)."""
         with self.lock:
             state = self.state
-            if not state.ended:
-                if t is not None:
-                    text = state.grow(chunk, t)
-                    if text is not None:
-                        self._grew(text, t)
-                        return
+            if state.ended:
+                return
+            text = None if t is None else state.grow(chunk, t)
+            if t is None or text is None:
                 ops = state.handle(chunk, t, where=where)
                 if ops:
                     self.push(ops)
+                return
+            # The delta grew the block on the lane: queue its text, merged with its
+            # neighbours into one ``append`` op when the batch goes (see ``_close_growing``).
+            self._size += len(text)
+            if self._ready or self._sent_from_start:
+                self._arrived()
+                lane = state.growing
+                if lane is not self._growing:
+                    self._close_growing()
+                    self._growing = lane
+                self._grown.append(text)
+                self._grown_t = t
 
     def _content_size(self) -> int:
         """How much the run holds, as ``weight`` counts it: the ops so far, and the rows that
@@ -352,7 +350,9 @@ class Consumer:
         self.error: BaseException | None = None
         """What the source raised, if it failed."""
         self._done = threading.Event()
-        self._stop = threading.Event()
+        # A plain flag, not an Event: the reading loop checks it for every chunk, and a
+        # read of an attribute costs a fraction of a call to ``Event.is_set``.
+        self._stopping = False
         self._task: asyncio.Task[None] | None = None
         self._thread: threading.Thread | None = None
         self._waiters = Waiters()
@@ -384,7 +384,7 @@ class Consumer:
         """Stop reading (the Stop button): the run ends ``aborted`` at once."""
         if self.done:
             return
-        self._stop.set()
+        self._stopping = True
         if self._task is not None:
             self._task.get_loop().call_soon_threadsafe(self._task.cancel)
         self._finish(stopped=True)
@@ -439,7 +439,7 @@ class Consumer:
                 self._read_chunks(self.source)
             else:
                 for t, chunk, where in _timed_sync(self.source):
-                    if self._stop.is_set():
+                    if self._stopping:
                         break
                     self._take(t, chunk, where)
         except BaseException as exc:  # the source's failure belongs to the run, shown
@@ -449,12 +449,11 @@ class Consumer:
     def _read_chunks(self, source: Iterable[Any]) -> None:
         """``_take`` for every chunk of a plain iterable, inlined: this loop is a good part of
         what a chunk costs the kernel, so it does only what each chunk needs."""
-        stopped = self._stop.is_set
         fold = self.channel.fold
         clock = time.monotonic
         start = self._start
         for index, chunk in enumerate(source):
-            if stopped():
+            if self._stopping:
                 break
             now = self._last_chunk = clock()
             fold(chunk, (now - start) * 1000.0, index)
@@ -463,7 +462,7 @@ class Consumer:
         error: BaseException | None = None
         try:
             async for t, chunk, where in _timed_async(self.source):
-                if self._stop.is_set():
+                if self._stopping:
                     break
                 self._take(t, chunk, where)
         except asyncio.CancelledError:
@@ -481,7 +480,7 @@ class Consumer:
             return
         idle = time.monotonic() - self._last_chunk
         if idle > self.idle_timeout:
-            self._stop.set()
+            self._stopping = True
             if self._task is not None:
                 self._task.get_loop().call_soon_threadsafe(self._task.cancel)
             self._finish(
