@@ -96,6 +96,10 @@ export class TranscriptView {
   private readerTop = 0;
   private moving = false;
   private drawnOnce = false;
+  /** The page watched this run while it streamed: when it has ended by the time this view
+   * first draws (JupyterLab built a new view of the output as the run ended), it opens at
+   * the bottom the reader was following rather than at its start. */
+  followedLive = false;
   /** Follows size changes that happen without a draw (images loading, blocks settling). */
   private resizes: ResizeObserver | null = null;
   /** Long lists drawn only near the visible area. */
@@ -254,10 +258,11 @@ export class TranscriptView {
     for (const key of this.loose.keys()) if (!liveKeys.has(key)) this.loose.delete(key);
     this.empty.hidden = state.parts.length > 0;
     this.highlight(this.selected);
-    // A finished run opens at its start; a live one follows the bottom.
+    // A finished run opens at its start; a live one, or one this page watched live, follows
+    // the bottom.
     if (!this.drawnOnce && state.parts.length > 0) {
       this.drawnOnce = true;
-      if (ended) this.stick = false;
+      if (ended && !this.followedLive) this.stick = false;
       this.lastHeight = Number.POSITIVE_INFINITY;
     }
   }
@@ -395,6 +400,9 @@ export class TranscriptView {
   }
 }
 
+/** Stores whose run a transcript of this page drew while it streamed. */
+const watchedLive = new WeakSet<object>();
+
 /** A mounted transcript: unmount it, or scroll it to a part. */
 export interface TranscriptHandle {
   /** Stop listening and remove the transcript. */
@@ -415,6 +423,10 @@ export function mountTranscript(
   pastState: PastState | null,
 ): TranscriptHandle {
   const view = new TranscriptView();
+  view.followedLive = watchedLive.has(ctx.store);
+  const noteLive = (state: StoreState): void => {
+    if (!state.run.ended && state.parts.length > 0) watchedLive.add(ctx.store);
+  };
   container.append(view.el);
   warmUpMarkdown();
   view.onSelect = (id) => ctx.selection.set(id);
@@ -423,6 +435,7 @@ export function mountTranscript(
   const redraw = () => {
     const t = ctx.scrubTime.get();
     const live = ctx.store.get();
+    noteLive(live);
     const past = t !== null && pastState !== null;
     view.setScrubTime(past ? t : null);
     view.render(past ? pastState(live, t) : live);
@@ -442,6 +455,7 @@ export function mountTranscript(
   // later. Drawn whole at once, the 70 KB transcript of a run of 10k deltas was a task of
   // 50 ms (the parser's cold start, then lexing, rendering and sanitizing all of it).
   const first = ctx.store.get();
+  noteLive(first);
   runAsFrame(() => view.render(first));
   schedule(follow, "read");
   view.highlight(ctx.selection.get());

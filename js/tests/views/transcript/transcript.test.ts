@@ -29,6 +29,22 @@ function partEl(view: TranscriptView, id: string): HTMLElement {
   return el;
 }
 
+/** A scroller 100 px high whose content is as many px high as it has characters, plus 100. */
+function fakeBox(scroller: HTMLElement): HTMLElement {
+  let top = 0;
+  Object.defineProperty(scroller, "clientHeight", { get: () => 100 });
+  Object.defineProperty(scroller, "scrollHeight", {
+    get: () => 100 + (scroller.textContent?.length ?? 0),
+  });
+  Object.defineProperty(scroller, "scrollTop", {
+    get: () => top,
+    set: (value: number) => {
+      top = Math.max(0, Math.min(value, scroller.scrollHeight - 100));
+    },
+  });
+  return scroller;
+}
+
 const frame = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 describe("TranscriptView", () => {
@@ -213,19 +229,7 @@ describe("TranscriptView", () => {
 describe("following the stream", () => {
   /** jsdom has no layout: give the scroller a height that grows with the text. */
   function fakeLayout(view: TranscriptView) {
-    const scroller = view.el.querySelector(".cs-transcript") as HTMLElement;
-    let top = 0;
-    Object.defineProperty(scroller, "clientHeight", { get: () => 100 });
-    Object.defineProperty(scroller, "scrollHeight", {
-      get: () => 100 + (scroller.textContent?.length ?? 0),
-    });
-    Object.defineProperty(scroller, "scrollTop", {
-      get: () => top,
-      set: (value: number) => {
-        top = Math.max(0, Math.min(value, scroller.scrollHeight - 100));
-      },
-    });
-    return scroller;
+    return fakeBox(view.el.querySelector(".cs-transcript") as HTMLElement);
   }
 
   it("sticks to the bottom until the user scrolls up, then offers a jump to the latest", () => {
@@ -248,6 +252,14 @@ describe("following the stream", () => {
     expect(jump.hidden).toBe(true);
     state = apply(state, 2, { op: "append", id: "t", field: "text", text: "z".repeat(300), t: 2 });
     view.draw(state);
+    expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
+  });
+
+  it("opens a run this page watched live at the bottom, even once it has ended", () => {
+    const view = new TranscriptView();
+    view.followedLive = true;
+    const scroller = fakeLayout(view);
+    view.draw(build([part("text", { id: "t", text: "x".repeat(500), t1: 9 })], { ended: true }));
     expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
   });
 
@@ -296,5 +308,32 @@ describe("mountTranscript", () => {
     expect(container.children).toHaveLength(0);
     state = ctx.store.get();
     expect(state.seq).toBe(3);
+  });
+
+  it("tells a view built after the run ended that this page watched it live", async () => {
+    const streaming = applyDown(
+      emptyState(),
+      batch(1, { op: "add", part: part("text", { id: "t", t0: 0, text: "going" }) }),
+    );
+    const watched = context(streaming);
+    const first = mountTranscript(document.createElement("div"), watched, viewAt);
+    watched.store.dispatch(batch(2, { op: "run", set: { ended: true } }));
+    await frame();
+    first.unmount();
+    const scrolled = async (ctx: PanelContext): Promise<HTMLElement> => {
+      const container = document.createElement("div");
+      mountTranscript(container, ctx, viewAt);
+      const scroller = fakeBox(container.querySelector(".cs-transcript") as HTMLElement);
+      await frame();
+      return scroller;
+    };
+    const again = await scrolled(watched);
+    expect(again.scrollTop).toBe(again.scrollHeight - 100);
+    expect(again.scrollTop).toBeGreaterThan(0);
+
+    // Only the page that saw the run stream remembers it.
+    const ended = build([part("text", { id: "t", text: "x".repeat(500), t1: 9 })], { ended: true });
+    const fresh = await scrolled(context(ended));
+    expect(fresh.scrollTop).toBe(0);
   });
 });
