@@ -1,0 +1,272 @@
+"""The page alone under a burst: the real front end fed the kernel's real messages, nothing else
+on the machine's cores.
+
+    .venv/bin/python benchmarks/page_burst.py                      # 1M deltas, 3 runs
+    .venv/bin/python benchmarks/page_burst.py --deltas 100000 --runs 5
+    .venv/bin/python benchmarks/page_burst.py --bundle before.js --bundle after.js  # alternating
+
+In the notebook benchmark (``run.py``) the page shares two cores with a kernel folding at full
+speed and with the server, so a task's wall time is its own work stretched by whatever else
+ran: the same code measured 51 ms one day and 70-150 ms another. Here the messages the
+kernel's channel sends for a burst of text deltas are recorded first (``Channel`` with a sink
+that keeps them, and when each was sent); headless Chromium then shows a view of the real
+``widget.js`` on a bare page and delivers each message, as JSON text, at the time it was sent.
+What the page spends is then the page's own: its main thread's busy time (CPU time, from a
+trace), its tasks of 30 and 50 ms and more, when the last delta was on the page, and when the
+whole text had become markdown (the work a burst leaves for after it).
+
+With several ``--bundle`` files the runs alternate between them, so that each bundle meets the
+same load; the report gives each its medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT / "tests" / "e2e"), str(ROOT / "src")]
+
+import stream_text  # noqa: E402
+from lab import launch_chromium  # noqa: E402
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+
+#: The end of the last delta, looked for on the page.
+END_MARKER = "END-OF-BURST"
+
+_PAGE_JS = """
+async ({ code, css, messages, marker }) => {
+  const style = document.createElement('style');
+  style.textContent = css;
+  document.head.append(style);
+  const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+  const widget = (await import(url)).default;
+  const listeners = new Map();
+  const values = { snapshot: null, title: 'burst' };
+  const model = {
+    get: (name) => values[name],
+    set: (name, value) => { values[name] = value; },
+    save_changes: () => {},
+    send: () => {},
+    on: (event, fn) => {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event).add(fn);
+    },
+    off: (event, fn) => listeners.get(event)?.delete(fn),
+  };
+  const el = document.createElement('div');
+  el.style.width = '846px';
+  document.body.append(el);
+  widget.initialize?.({ model });
+  widget.render({ model, el });
+  const longtasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longtasks.push(e.duration);
+  }).observe({ type: 'longtask' });
+  performance.mark('burst-start');
+  const t0 = performance.now();
+  const start = messages[0][0];
+  await new Promise((resolve) => {
+    let k = 0;
+    const deliver = () => {
+      const now = performance.now() - t0;
+      while (k < messages.length && messages[k][0] - start <= now) {
+        const message = JSON.parse(messages[k][1]);
+        for (const fn of listeners.get('msg:custom') ?? []) fn(message);
+        k++;
+      }
+      if (k === messages.length) return resolve();
+      setTimeout(deliver, Math.max(0, messages[k][0] - start - (performance.now() - t0)));
+    };
+    deliver();
+  });
+  const sent = performance.now() - t0;
+  // The marker is in the last message: wait until a frame has drawn it.
+  let shown = null;
+  for (let i = 0; i < 600 && shown === null; i++) {
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const live = el.querySelector('.cs-md-live');
+    if (live && live.textContent.endsWith(marker)) shown = performance.now() - t0;
+  }
+  // Then until the whole text is markdown (no plain piece left), so that the work a burst
+  // leaves for later is counted too.
+  let settled = null;
+  for (let i = 0; i < 3000 && settled === null; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    if (el.querySelector('.cs-md-piece') === null) settled = performance.now() - t0;
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  return { sentMs: sent, shownMs: shown, settledMs: settled, longtasks };
+}
+"""
+
+
+def record_messages(n: int) -> list[tuple[float, str]]:
+    """The messages a live view of a run of ``n`` text deltas receives, each with the time
+    (ms) the channel sent it: folded at full speed, as ``chunkscope.show`` folds a burst."""
+    from chunkscope.fold.state import RunState
+    from chunkscope.live.consume import Channel, Consumer
+
+    sent: list[tuple[float, str]] = []
+
+    def keep(message: dict[str, Any]) -> None:
+        sent.append((time.monotonic() * 1000.0, json.dumps(message)))
+
+    class Sink:
+        def send_batch(self, seq: int, ops: list[Any]) -> None:
+            keep({"kind": "batch", "seq": seq, "ops": ops})
+
+        def send_snapshot(self, snapshot: dict[str, Any], transient: list[Any]) -> None:
+            keep({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
+
+        def send_synced(self, seq: int) -> None:
+            keep({"kind": "synced", "seq": seq})
+
+        def send_rows(self, seq: int, offset: int, total: int, rows: list[Any]) -> None:
+            keep({"kind": "rows", "seq": seq, "offset": offset, "total": total, "rows": rows})
+
+        def persist(self, snapshot: dict[str, Any]) -> None:
+            pass
+
+    deltas = stream_text.make_deltas(n, seed=7)
+    deltas[-1] = deltas[-1] + " " + END_MARKER
+
+    def chunks() -> Iterator[dict[str, Any]]:
+        def chunk(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+            return {"type": type_, "runId": "burst", "from": "AGENT", "payload": payload}
+
+        yield chunk("start", {"id": "burst-agent", "messageId": "m0"})
+        yield chunk("step-start", {"request": {}, "warnings": [], "messageId": "m0"})
+        yield chunk("text-start", {"id": "t0"})
+        for delta in deltas:
+            yield chunk("text-delta", {"id": "t0", "text": delta})
+        yield chunk("text-end", {"id": "t0"})
+        usage = {"inputTokens": 1, "outputTokens": n, "totalTokens": n + 1}
+        result = {"reason": "stop", "isContinued": False}
+        yield chunk("step-finish", {"stepResult": result, "output": {"usage": usage}})
+        yield chunk("finish", {"stepResult": result, "output": {"usage": usage}})
+
+    channel = Channel(RunState(), Sink())
+    channel.ready()
+    consumer = Consumer(chunks(), channel)
+    consumer.start()
+    consumer.result(timeout=600)
+    channel.join(10)
+    return sent
+
+
+def main_thread_tasks(trace_path: Path) -> list[tuple[float, float]]:
+    """The page's main-thread tasks from the burst's start on: (wall ms, CPU ms) each."""
+    data = json.loads(trace_path.read_text())
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+    }
+    start = min((e["ts"] for e in events if e.get("name") == "burst-start"), default=0)
+    tasks: dict[Any, list[tuple[float, float]]] = {}
+    for e in events:
+        key = (e.get("pid"), e.get("tid"))
+        if key in mains and e.get("name") == "RunTask" and e.get("ph") == "X" and e["ts"] > start:
+            tasks.setdefault(key, []).append((e["dur"] / 1000.0, e.get("tdur", 0) / 1000.0))
+    return max(tasks.values(), key=len, default=[])
+
+
+def run_once(
+    browser: Browser, bundle: Path, css: str, messages: list[Any], work: Path
+) -> dict[str, Any]:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto("about:blank")
+        trace = work / "trace.json"
+        browser.start_tracing(
+            page=page,
+            path=str(trace),
+            categories=[
+                "devtools.timeline",
+                "disabled-by-default-devtools.timeline",
+                "blink.user_timing",
+            ],
+        )
+        result = page.evaluate(
+            _PAGE_JS,
+            {"code": bundle.read_text(), "css": css, "messages": messages, "marker": END_MARKER},
+        )
+        browser.stop_tracing()
+        tasks = main_thread_tasks(trace)
+        result["threadMs"] = sum(cpu for _, cpu in tasks)
+        result["longestCpuMs"] = max((cpu for _, cpu in tasks), default=0.0)
+        result["over30"] = sum(1 for wall, _ in tasks if wall >= 30)
+        return dict(result)
+    finally:
+        page.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deltas", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--bundle", type=Path, action="append")
+    args = parser.parse_args()
+    bundles: list[Path] = args.bundle or [ROOT / "src" / "chunkscope" / "static" / "widget.js"]
+    css = (ROOT / "src" / "chunkscope" / "static" / "widget.css").read_text()
+
+    started = time.monotonic()
+    messages = record_messages(args.deltas)
+    size = sum(len(text) for _, text in messages)
+    print(
+        f"{len(messages)} messages, {size / 1e6:.1f} MB, sent over "
+        f"{(messages[-1][0] - messages[0][0]) / 1000:.2f} s "
+        f"(recorded in {time.monotonic() - started:.1f} s)"
+    )
+
+    results: dict[Path, list[dict[str, Any]]] = {bundle: [] for bundle in bundles}
+    with tempfile.TemporaryDirectory() as work, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            for index in range(args.runs):
+                for bundle in bundles:
+                    result = run_once(browser, bundle, css, messages, Path(work))
+                    results[bundle].append(result)
+                    tasks = sorted(result["longtasks"], reverse=True)
+                    print(
+                        f"run {index + 1} {bundle}: shown {result['shownMs']:.0f} ms, "
+                        f"all markdown {result['settledMs'] or float('nan'):.0f} ms, "
+                        f"main thread busy {result['threadMs']:.0f} ms, longest task's CPU "
+                        f"{result['longestCpuMs']:.0f} ms, {result['over30']} tasks ≥ 30 ms, "
+                        "longest tasks "
+                        f"{[round(t) for t in tasks[:5]]}"
+                    )
+        finally:
+            browser.close()
+
+    print(
+        "\n| bundle | last delta shown (ms) | all markdown (ms) | main thread busy (ms) "
+        "| longest task: wall / CPU (ms) | tasks ≥ 30 ms | tasks ≥ 50 ms |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for bundle, runs in results.items():
+        shown = statistics.median(r["shownMs"] or float("nan") for r in runs)
+        settled = statistics.median(r["settledMs"] or float("nan") for r in runs)
+        busy = statistics.median(r["threadMs"] for r in runs)
+        longest = statistics.median(max(r["longtasks"], default=0) for r in runs)
+        cpu = statistics.median(r["longestCpuMs"] for r in runs)
+        over30 = statistics.median(r["over30"] for r in runs)
+        over = statistics.median(len(r["longtasks"]) for r in runs)
+        print(
+            f"| {bundle} | {shown:.0f} | {settled:.0f} | {busy:.0f} "
+            f"| {longest:.0f} / {cpu:.0f} | {over30:g} | {over:g} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
