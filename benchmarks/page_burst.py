@@ -8,9 +8,10 @@ on the machine's cores.
 In the notebook benchmark (``run.py``) the page shares two cores with a kernel folding at full
 speed and with the server, so a task's wall time is its own work stretched by whatever else
 ran: the same code measured 51 ms one day and 70-150 ms another. Here the messages the
-kernel's channel sends for a burst of text deltas are recorded first (``Channel`` with a sink
-that keeps them, and when each was sent); headless Chromium then shows a view of the real
-``widget.js`` on a bare page and delivers each message, as JSON text, at the time it was sent.
+kernel's channel sends for a burst of text deltas are recorded first (the live widget's own
+sink, its widget a recorder that keeps each message and when it was sent); headless Chromium
+then shows a view of the real ``widget.js`` on a bare page and delivers each message, as JSON
+text, at the time it was sent.
 What the page spends is then the page's own: its main thread's busy time (CPU time, from a
 trace), its tasks of 30 and 50 ms and more, when the last delta was on the page, and when the
 whole text had become markdown (the work a burst leaves for after it).
@@ -27,15 +28,15 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT / "tests" / "e2e"), str(ROOT / "src")]
 
 import stream_text  # noqa: E402
+from approaches import mastra_text_chunks  # noqa: E402
 from lab import launch_chromium  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
@@ -88,13 +89,16 @@ async ({ code, css, messages, marker }) => {
     };
     deliver();
   });
-  const sent = performance.now() - t0;
   // The marker is in the last message: wait until a frame has drawn it.
   let shown = null;
   for (let i = 0; i < 600 && shown === null; i++) {
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    // The last plain piece when the tail is plain text (reading the whole of it would add a
+    // copy of megabytes to the page's work), else the markdown tail itself.
     const live = el.querySelector('.cs-md-live');
-    if (live && live.textContent.endsWith(marker)) shown = performance.now() - t0;
+    const plain = live?.querySelector(':scope > .cs-md-plain');
+    const tail = plain ? plain.lastElementChild?.lastElementChild : live;
+    if (tail && tail.textContent.endsWith(marker)) shown = performance.now() - t0;
   }
   // Then until the whole text is markdown (no plain piece left), so that the work a burst
   // leaves for later is counted too.
@@ -104,7 +108,7 @@ async ({ code, css, messages, marker }) => {
     if (el.querySelector('.cs-md-piece') === null) settled = performance.now() - t0;
   }
   await new Promise((r) => setTimeout(r, 200));
-  return { sentMs: sent, shownMs: shown, settledMs: settled, longtasks };
+  return { shownMs: shown, settledMs: settled, longtasks };
 }
 """
 
@@ -114,49 +118,27 @@ def record_messages(n: int) -> list[tuple[float, str]]:
     (ms) the channel sent it: folded at full speed, as ``chunkscope.show`` folds a burst."""
     from chunkscope.fold.state import RunState
     from chunkscope.live.consume import Channel, Consumer
+    from chunkscope.live.widget import StreamView, _WidgetSink
 
     sent: list[tuple[float, str]] = []
 
-    def keep(message: dict[str, Any]) -> None:
-        sent.append((time.monotonic() * 1000.0, json.dumps(message)))
+    class Recorder:
+        """Stands for the widget: keeps each message with the time it was sent."""
 
-    class Sink:
-        def send_batch(self, seq: int, ops: list[Any]) -> None:
-            keep({"kind": "batch", "seq": seq, "ops": ops})
+        def send(self, message: dict[str, Any]) -> None:
+            sent.append((time.monotonic() * 1000.0, json.dumps(message)))
 
-        def send_snapshot(self, snapshot: dict[str, Any], transient: list[Any]) -> None:
-            keep({"kind": "snapshot", "snapshot": snapshot, "transient": transient})
-
-        def send_synced(self, seq: int) -> None:
-            keep({"kind": "synced", "seq": seq})
-
-        def send_rows(self, seq: int, offset: int, total: int, rows: list[Any]) -> None:
-            keep({"kind": "rows", "seq": seq, "offset": offset, "total": total, "rows": rows})
+    class Sink(_WidgetSink):
+        """The live widget's own messages; nothing is persisted."""
 
         def persist(self, snapshot: dict[str, Any]) -> None:
             pass
 
     deltas = stream_text.make_deltas(n, seed=7)
     deltas[-1] = deltas[-1] + " " + END_MARKER
-
-    def chunks() -> Iterator[dict[str, Any]]:
-        def chunk(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
-            return {"type": type_, "runId": "burst", "from": "AGENT", "payload": payload}
-
-        yield chunk("start", {"id": "burst-agent", "messageId": "m0"})
-        yield chunk("step-start", {"request": {}, "warnings": [], "messageId": "m0"})
-        yield chunk("text-start", {"id": "t0"})
-        for delta in deltas:
-            yield chunk("text-delta", {"id": "t0", "text": delta})
-        yield chunk("text-end", {"id": "t0"})
-        usage = {"inputTokens": 1, "outputTokens": n, "totalTokens": n + 1}
-        result = {"reason": "stop", "isContinued": False}
-        yield chunk("step-finish", {"stepResult": result, "output": {"usage": usage}})
-        yield chunk("finish", {"stepResult": result, "output": {"usage": usage}})
-
-    channel = Channel(RunState(), Sink())
+    channel = Channel(RunState(), Sink(cast(StreamView, Recorder())))
     channel.ready()
-    consumer = Consumer(chunks(), channel)
+    consumer = Consumer(mastra_text_chunks(deltas, run_id="burst"), channel)
     consumer.start()
     consumer.result(timeout=600)
     channel.join(10)
