@@ -135,6 +135,41 @@ export function afterFrame(job: Job): void {
   else requestFrame(postAfter);
 }
 
+/** The longest (ms) a job given to `whenIdle` waits for the page to have time. */
+export const IDLE_WAIT_MS = 1_000;
+
+const idleQueue = new Set<Job>();
+let idlePending = false;
+
+function runIdle(): void {
+  idlePending = false;
+  frameStart = performance.now();
+  try {
+    runAll(idleQueue);
+  } finally {
+    frameStart = null;
+  }
+}
+
+/**
+ * Run `job` in a task of its own when the page has nothing else to do (once, however often
+ * it is scheduled), with a frame's limits; at the latest after `IDLE_WAIT_MS`. For work
+ * nobody is looking at, such as rendering as markdown the text that scrolled by: while a
+ * stream pours in and the page draws every frame, it waits, and leaves the machine's cores
+ * to drawing and to the kernel that folds the stream. Where the browser cannot tell idle
+ * time, it runs as `afterFrame` would.
+ */
+export function whenIdle(job: Job): void {
+  idleQueue.add(job);
+  if (idlePending) return;
+  idlePending = true;
+  if (typeof requestIdleCallback === "function") {
+    requestIdleCallback(runIdle, { timeout: IDLE_WAIT_MS });
+  } else {
+    afterFrame(runIdle);
+  }
+}
+
 /** Run `job` at the start of the next animation frame, ahead of that frame's views: the
  * browser has laid out and drawn what this frame built by then, so a job that reads layout
  * (scrolling an element into view) finds it clean instead of forcing it mid-frame. */
@@ -164,4 +199,5 @@ export function unschedule(job: Job): void {
   queues.write.delete(job);
   queues.read.delete(job);
   afterQueue.delete(job);
+  idleQueue.delete(job);
 }

@@ -9,7 +9,7 @@ import type { Marked } from "marked";
 import type { TextSource } from "../model/rope";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
-import { afterFrame, frameTime, inFrame, schedule } from "./frame";
+import { frameTime, inFrame, schedule, whenIdle } from "./frame";
 import { HeldBack } from "./held-back";
 import { markedLibrary, purifyLibrary } from "./libraries";
 
@@ -163,10 +163,10 @@ function* warmUpSteps(): Generator<void, void, void> {
 }
 
 /**
- * Warm the parser up right after the view's task, in tasks shorter than a frame: its cold
- * start (rules compiled, code optimised: 40-60 ms in one task in the browser) is then paid
- * outside any frame and without a long task, and the first real text is drawn by compiled
- * code.
+ * Warm the parser up when the page has time, in tasks shorter than a frame: its cold start
+ * (rules compiled, code optimised: 40-60 ms in one task in the browser) is then paid outside
+ * any frame and without a long task, after the first text is on screen rather than before,
+ * and the first markdown is drawn by compiled code.
  */
 export function warmUpMarkdown(): void {
   if (warmth !== "cold") return;
@@ -180,11 +180,11 @@ export function warmUpMarkdown(): void {
         done = steps.next().done === true;
       }
     } finally {
-      if (!done) setTimeout(slice, 0);
+      if (!done) whenIdle(slice);
       else warmth = "warm";
     }
   };
-  setTimeout(slice, 0);
+  whenIdle(slice);
 }
 
 /** Whether the parser's warm-up has run to its end. */
@@ -380,7 +380,7 @@ export class MarkdownView {
     if (cut > 0) this.commit(text, start + cut);
     const tailLength = waiting - cut;
     const more = backlog || next < ends.length || (cut > 0 && tailLength > COMMIT_BUDGET);
-    if (more) afterFrame(this.catchUp);
+    if (more) whenIdle(this.catchUp);
     const pending = more;
     const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
     // Out of time, the tail is shown as text now and as markdown in the next frame.

@@ -8,6 +8,7 @@ import {
   PACE_FROM_MS,
   schedule,
   unschedule,
+  whenIdle,
 } from "../../src/views/frame";
 
 const realTimeout = globalThis.setTimeout;
@@ -133,5 +134,47 @@ describe("afterFrame", () => {
     const seen = turns.map((turn) => turn.frame);
     expect(new Set(seen).size).toBe(3);
     for (const turn of turns) expect(turn.spent).toBeLessThan(5);
+  });
+});
+
+describe("whenIdle", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("waits for the page to be idle, runs a job once, with a frame's limits and a latest time", async () => {
+    const idle: { run: () => void; timeout: number | undefined }[] = [];
+    vi.stubGlobal("requestIdleCallback", (run: () => void, options?: { timeout?: number }) =>
+      idle.push({ run, timeout: options?.timeout }),
+    );
+    const order: string[] = [];
+    const job = () => order.push(`idle (in a frame's limits: ${inFrame()})`);
+    const dropped = () => order.push("dropped");
+    whenIdle(job);
+    whenIdle(job);
+    whenIdle(dropped);
+    unschedule(dropped);
+    // Frames come and go while the page is busy: the job waits.
+    schedule(() => order.push("frame"));
+    await nextFrame();
+    expect(order).toEqual(["frame"]);
+    expect(idle).toHaveLength(1);
+    expect(idle[0]?.timeout).toBeGreaterThan(0);
+    idle.shift()?.run();
+    expect(order).toEqual(["frame", "idle (in a frame's limits: true)"]);
+    // A job that asks again gets a new idle task.
+    whenIdle(job);
+    expect(idle).toHaveLength(1);
+    idle.shift()?.run();
+    expect(order).toHaveLength(3);
+  });
+
+  it("runs after the next frame where the browser cannot tell idle time", async () => {
+    vi.stubGlobal("requestIdleCallback", undefined);
+    const order: string[] = [];
+    schedule(() => {
+      order.push("frame");
+      whenIdle(() => order.push("idle"));
+    });
+    await nextFrame();
+    expect(order).toEqual(["frame", "idle"]);
   });
 });
