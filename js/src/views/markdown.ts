@@ -9,7 +9,7 @@ import type { Marked } from "marked";
 import type { TextSource } from "../model/rope";
 import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
-import { frameTime, inFrame, schedule, whenIdle } from "./frame";
+import { afterFrame, frameTime, inFrame, schedule, whenIdle } from "./frame";
 import { HeldBack } from "./held-back";
 import { markedLibrary, purifyLibrary } from "./libraries";
 
@@ -380,7 +380,7 @@ export class MarkdownView {
     if (cut > 0) this.commit(text, start + cut);
     const tailLength = waiting - cut;
     const more = backlog || next < ends.length || (cut > 0 && tailLength > COMMIT_BUDGET);
-    if (more) whenIdle(this.catchUp);
+    if (more) afterFrame(this.catchUp);
     const pending = more;
     const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
     // Out of time, the tail is shown as text now and as markdown in the next frame.
