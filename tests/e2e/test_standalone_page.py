@@ -111,6 +111,8 @@ def test_exported_demo_draws_transcript_timeline_and_chunks_offline(
     page = offline.page
 
     page.wait_for_selector(".chunkscope .cs-part-text")
+    # A new page draws the text plain while the markdown parser warms up, then as markdown.
+    page.wait_for_function("() => !document.querySelector('.chunkscope .cs-md-plain')")
     assert page.locator(".chunkscope .cs-title").text_content() == "weather"
     assert page.locator(".chunkscope .cs-status > .cs-badge").text_content() == "finished"
     shown = page.locator(".chunkscope .cs-blocks").text_content() or ""

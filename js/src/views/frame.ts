@@ -140,41 +140,36 @@ export const IDLE_WAIT_MS = 1_000;
 
 const idleQueue = new Set<Job>();
 let idlePending = false;
-/** An idle task's jobs are running. */
-let idling = false;
 
 function runIdle(): void {
   idlePending = false;
   frameStart = performance.now();
-  idling = true;
   try {
     runAll(idleQueue);
   } finally {
     frameStart = null;
-    idling = false;
   }
-}
-
-function askIdle(): void {
-  requestIdleCallback(runIdle, { timeout: IDLE_WAIT_MS });
 }
 
 /**
  * Run `job` in a task of its own when the page has nothing else to do (once, however often
  * it is scheduled), with a frame's limits; at the latest after `IDLE_WAIT_MS`. For work that
- * prepares rather than draws, such as warming the markdown parser up: while a stream pours
- * in and the page draws every frame, it waits, and leaves the machine's cores to drawing and
- * to the kernel that folds the stream. A job asked for again from an idle task waits for a
- * frame first, so that one frame never lays out the work of several idle tasks. Where the
- * browser cannot tell idle time, it runs as `afterFrame` would.
+ * prepares and changes nothing on screen, such as warming the markdown parser up: while a
+ * stream pours in and the page draws every frame, it waits, and leaves the machine's cores to
+ * drawing and to the kernel that folds the stream. (Work that draws follows the frames, with
+ * `schedule` and `afterFrame`: idle tasks can run back to back, and one frame would then lay
+ * out what several of them built.) Where the browser cannot tell idle time, it runs as
+ * `afterFrame` would.
  */
 export function whenIdle(job: Job): void {
   idleQueue.add(job);
   if (idlePending) return;
   idlePending = true;
-  if (typeof requestIdleCallback !== "function") afterFrame(runIdle);
-  else if (idling) requestFrame(askIdle);
-  else askIdle();
+  if (typeof requestIdleCallback === "function") {
+    requestIdleCallback(runIdle, { timeout: IDLE_WAIT_MS });
+  } else {
+    afterFrame(runIdle);
+  }
 }
 
 /** Run `job` at the start of the next animation frame, ahead of that frame's views: the

@@ -167,25 +167,6 @@ describe("whenIdle", () => {
     expect(order).toHaveLength(3);
   });
 
-  it("makes a job that asks again from its idle task wait for a frame first", async () => {
-    const idle: (() => void)[] = [];
-    vi.stubGlobal("requestIdleCallback", (run: () => void) => idle.push(run));
-    let turns = 0;
-    const again = () => {
-      turns += 1;
-      if (turns < 2) whenIdle(again);
-    };
-    whenIdle(again);
-    idle.shift()?.();
-    expect(turns).toBe(1);
-    // Its DOM changes are laid out by a frame before the next idle task is asked for.
-    expect(idle).toHaveLength(0);
-    await nextFrame();
-    expect(idle).toHaveLength(1);
-    idle.shift()?.();
-    expect(turns).toBe(2);
-  });
-
   it("runs after the next frame where the browser cannot tell idle time", async () => {
     vi.stubGlobal("requestIdleCallback", undefined);
     const order: string[] = [];
