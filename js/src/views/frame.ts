@@ -104,12 +104,7 @@ const afterChannel = typeof MessageChannel === "function" ? new MessageChannel()
 
 function runAfter(): void {
   afterPending = false;
-  frameStart = performance.now();
-  try {
-    runAll(afterQueue);
-  } finally {
-    frameStart = null;
-  }
+  runAsFrame(() => runAll(afterQueue));
 }
 
 if (afterChannel !== null) afterChannel.port1.onmessage = runAfter;
@@ -143,12 +138,7 @@ let idlePending = false;
 
 function runIdle(): void {
   idlePending = false;
-  frameStart = performance.now();
-  try {
-    runAll(idleQueue);
-  } finally {
-    frameStart = null;
-  }
+  runAsFrame(() => runAll(idleQueue));
 }
 
 /**
