@@ -82,3 +82,39 @@ def test_invalid_utf8_line_is_reported_not_fatal(tmp_path: Path) -> None:
     path.write_bytes(b'{"t": 0, "chunk": {"type": "start", "payload": {}}}\n\xff\xfe\x00oops\n')
     state = cs.accumulate(cs.replay(path, speed=0))
     assert state.errors and state.errors[0].where == "line 2"
+
+
+def test_a_replay_reads_every_kind_of_line_as_each_line_alone_would_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Lines are decoded a block at a time; whatever the block, each line must come out as
+    # reading its bytes alone gives, with its own line number.
+    from chunkscope import recording
+
+    start = json.dumps({"t": 0, "chunk": {"type": "start", "payload": {}}}).encode()
+    delta = json.dumps({"t": 1.5, "chunk": {"type": "text-delta", "payload": {"text": "é"}}})
+    lines = [
+        b"\xef\xbb\xbf" + start,  # a byte order mark
+        delta.encode() + b"\r",  # CRLF
+        b"",
+        b"   ",
+        b'{"type": "text-delta", "payload": {"id": "t", "text": "bare"}}',
+        b'"a JSON string"',
+        b"[1, 2]",
+        b'{"t": 2, "chunk": {"type": "finish", "payl',
+        b"\xff\xfe not UTF-8",
+        b'{"t": true, "chunk": {"type": "finish", "payload": {}}}',
+        b'{"t": 3, "chunk": {"type": "finish", "payload": {}}}',  # no newline at the end
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    expected = [
+        (*recording._read_line(raw), f"line {number}")
+        for number, raw in enumerate(lines, start=1)
+        if raw.strip()
+    ]
+    for block in (7, 64, 1 << 20):
+        monkeypatch.setattr(recording, "_BLOCK_BYTES", block)
+        assert list(cs.replay(path, speed=0).lines()) == expected, block
+    assert expected[0][:2] == (0.0, {"type": "start", "payload": {}})
+    assert expected[-1][2] == "line 11"

@@ -25,7 +25,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, AnyStr
 
 from .chunks import BaseChunk, Chunk, is_transient, parse_chunk
 from .wire.safejson import clip_for_wire
@@ -284,11 +284,23 @@ class Replay:
 
     def lines(self) -> Iterator[tuple[float | None, Any, str]]:
         """(recorded offset, chunk or raw line, "line N") for each non-blank line."""
+        number = 0
         with self.path.open("rb") as file:
-            for number, raw in enumerate(file, start=1):
-                if not raw.strip():
+            for block in _line_blocks(file):
+                try:
+                    text = block.decode("utf-8")
+                except UnicodeDecodeError:
+                    # Bad bytes somewhere in the block: each line read on its own, so that
+                    # only the bad ones are kept as they are.
+                    for raw in _split_lines(block, b"\n"):
+                        number += 1
+                        if raw.strip():
+                            yield (*_read_line(raw), f"line {number}")
                     continue
-                yield (*_read_line(raw), f"line {number}")
+                for line in _split_lines(text, "\n"):
+                    number += 1
+                    if line.strip():
+                        yield (*_read_text_line(line), f"line {number}")
 
     def timed(self, wait: bool = True) -> Iterator[tuple[float, Any, str]]:
         """(offset ms on the replay's clock, chunk, where), sleeping between them if ``wait``."""
@@ -331,21 +343,70 @@ class Replay:
         return f"Replay({str(self.path)!r}, speed={self.speed})"
 
 
+_BLOCK_BYTES = 1 << 20
+"""Bytes a replay reads at a time: its lines are decoded a block at a time, which costs
+less than decoding each line's bytes on its own (a third of a replay's time went there)."""
+
+_decode_json = json.JSONDecoder().decode
+
+
+def _line_blocks(file: IO[bytes]) -> Iterator[bytes]:
+    """The file in blocks of whole lines (the last one may lack its newline)."""
+    rest = b""
+    while block := file.read(_BLOCK_BYTES):
+        block = rest + block
+        end = block.rfind(b"\n") + 1
+        if end == 0:
+            rest = block
+            continue
+        rest = block[end:]
+        yield block[:end]
+    if rest:
+        yield rest
+
+
+def _split_lines(block: AnyStr, newline: AnyStr) -> list[AnyStr]:
+    """The lines of a block from ``_line_blocks``, without their newlines; split at the
+    newline only, as iterating over a binary file does."""
+    lines = block.split(newline)
+    if lines[-1] == block[:0]:
+        lines.pop()
+    return lines
+
+
+def _read_text_line(line: str) -> tuple[float | None, Any]:
+    """``_read_line`` for a line already decoded: anything its JSON does not read as an
+    object (a bad line, a byte order mark) goes through ``_read_line``, which says so."""
+    try:
+        value = _decode_json(line)
+    except (ValueError, RecursionError):
+        return _read_line(line.encode("utf-8"))
+    if not isinstance(value, dict):
+        return _read_line(line.encode("utf-8"))
+    return _recorded(value)
+
+
+def _recorded(value: dict[str, Any]) -> tuple[float | None, Any]:
+    """A line's object: ``{"t", "chunk"}`` gives the offset and the chunk, else the object
+    is the chunk."""
+    if "chunk" in value and set(value) <= {"t", "chunk"}:
+        t = value.get("t")
+        offset = float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else None
+        return offset, value["chunk"]
+    return None, value
+
+
 def _read_line(raw: bytes) -> tuple[float | None, Any]:
     """A recording line: ``{"t", "chunk"}``, a bare chunk, or bad bytes kept for the fold."""
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError):
         return None, raw.rstrip(b"\r\n")
-    if isinstance(value, dict) and "chunk" in value and set(value) <= {"t", "chunk"}:
-        t = value.get("t")
-        offset = float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else None
-        return offset, value["chunk"]
     if not isinstance(value, dict):
         # A JSON string would be read again as JSON text by the fold; the line as written
         # lets it say "expected a JSON object, got string".
         return None, raw.rstrip(b"\r\n")
-    return None, value
+    return _recorded(value)
 
 
 def replay(path: str | Path, speed: float = 1.0) -> Replay:

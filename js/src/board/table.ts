@@ -49,6 +49,8 @@ export class BoardTableView {
   private current: string | null = null;
   private scrollTop = 0;
   private axis = 1;
+  /** The next draw draws the rows in sight only, and the margin in the frame after it. */
+  private sightFirst = false;
   /** The scrolling element's height as last reported (px); null before any report. Read
    * from the reports, never from the element while drawing, which would make the browser
    * lay the page out in the middle of the frame's writes. */
@@ -150,7 +152,9 @@ export class BoardTableView {
     let fresh = 0;
     for (let index = start; index < end; index++)
       if (!this.shown.has(ids[index] as string)) fresh += 1;
-    if (fresh > sight.end - sight.start) {
+    const sightFirst = this.sightFirst || fresh > sight.end - sight.start;
+    this.sightFirst = false;
+    if (sightFirst && (start < sight.start || end > sight.end)) {
       ({ start, end } = sight);
       this.redraw();
     }
@@ -208,9 +212,24 @@ export class BoardTableView {
 
   /** The table was moved into another element: the browser forgot its scroll position.
    * It is put back in the next frame's reads, not here: setting `scrollTop` lays out the
-   * page at once, and a move happens while the notebook draws its output anew. */
+   * page at once, and a move happens while the notebook draws its output anew.
+   *
+   * A moved element is styled and laid out anew, every row in it: the rows out of sight
+   * (the margin) leave the DOM now and come back a frame after the ones in sight, so the
+   * first frame after a move carries about half the rows. */
   moved(): void {
     if (this.scrollTop > 0) schedule(this.restoreScroll, "read");
+    const ids = this.content?.ids;
+    if (ids === undefined) return;
+    const sight = visibleRange(this.scrollTop, this.viewportHeight(), ids.length, ROW_HEIGHT, 0);
+    for (const [id, view] of this.shown) {
+      if (view.index >= sight.start && view.index < sight.end) continue;
+      this.shown.delete(id);
+      view.el.remove();
+      this.spare.push(view);
+    }
+    this.sightFirst = true;
+    this.redraw();
   }
 
   private readonly restoreScroll = (): void => {

@@ -124,6 +124,26 @@ describe("the board's table", () => {
     expect(rowOf(el, "q1500").style.top).toBe(`${1500 * ROW_HEIGHT}px`);
   });
 
+  it("moved into another element, draws the rows in sight first and the margin a frame later", async () => {
+    const { el, view } = liveBoard(manyRows(2000));
+    await frame();
+    const inSight = Math.ceil(VIEWPORT_FALLBACK / ROW_HEIGHT);
+    const before = labelsShown(el);
+    expect(before.length).toBe(inSight + MARGIN_ROWS);
+    // JupyterLab empties the output and the view is moved into the new one as it stands.
+    const target = document.createElement("div");
+    document.body.append(target);
+    el.replaceChildren();
+    view.moveTo(target);
+    // In the page now: the rows in sight only, so the layout of the moved board is smaller.
+    expect(labelsShown(target)).toEqual(before.slice(0, inSight));
+    await new Promise<void>((resolve) => schedule(resolve));
+    expect(labelsShown(target)).toEqual(before.slice(0, inSight));
+    await frame();
+    expect(labelsShown(target)).toEqual(before);
+    expect(rowOf(target, `q${inSight}`).style.top).toBe(`${inSight * ROW_HEIGHT}px`);
+  });
+
   it("sorts by a column when its heading is clicked, and turns around on a second click", async () => {
     const { el } = liveBoard([
       boardRow("a", { label: "slow", elapsedMs: 9000 }),
