@@ -17,6 +17,7 @@ import pytest
 
 import chunkscope as cs
 from captured_view import RecordingComm
+from chunkscope.board.saving import PART_BYTES
 from chunkscope.live.widget import LIVE_LINE, NBVAL_SANITIZE
 from chunkscope.wire.persisted import PACKED_ENCODING, unpack_snapshot
 
@@ -498,6 +499,53 @@ def test_a_large_saved_board_reaches_the_page_in_messages_of_a_quarter_megabyte(
     weights = [sum(len(buffer) for buffer in buffers) for _, buffers in sent]
     assert all(weight <= 250_000 for weight in weights), weights
     assert sum(weights) == total
+
+
+def test_the_rows_of_a_large_board_reach_the_page_in_parts_of_a_quarter_megabyte_too(
+    tmp_path: Path,
+) -> None:
+    # Rows weigh about 560 bytes each (most of it the tail and the marks): those of 2,000 runs
+    # in the one ``saved`` message were 1.1 MB, a long task of the page of their own.
+    for n in range(900):
+        lines = [
+            json.dumps({"t": i, "chunk": chunk})
+            for i, chunk in enumerate(_text_run(f"run{n:03d}", 40))
+        ]
+        (tmp_path / f"run{n:03d}.jsonl").write_text("\n".join(lines) + "\n")
+    comm = RecordingComm()
+    board = CapturedBoard(tmp_path, keep_total=200_000)
+    board.comm = comm
+    board.result(timeout=60)
+    saved = board.saved
+    assert saved is not None
+    parts = saved["runParts"]
+    assert parts >= 2
+    finals = [state for state, _ in comm.updates if any(k.startswith("saved") for k in state)]
+    last = max(i for i, state in enumerate(finals) if "saved" in state)
+    sent = finals[last : last + 1 + parts]
+    assert [sorted(state) for state in sent] == [["saved"]] + [
+        [f"saved_runs_{index}"] for index in range(1, parts + 1)
+    ]
+
+    # Each message under the limit, rows included (the kept runs travel as binary buffers).
+    def size(value: Any) -> int:  # as the kernel writes the message, buffers apart
+        return len(json.dumps(value, ensure_ascii=False, default=lambda _: ""))
+
+    fields = size({k: v for k, v in saved.items() if k not in ("rows", "runs")})
+    sizes = [size(state) for state in sent]
+    # About PART_BYTES: the separators between rows, and the kept runs' fields besides their
+    # packed bytes, are not weighed.
+    assert sizes[0] <= PART_BYTES * 1.05 + fields, (sizes, fields)
+    assert max(sizes[1:]) <= PART_BYTES * 1.05, sizes
+    # The page puts the rows back together in order: the saved board's, then each part's.
+    rows = list(saved["rows"])
+    for state in sent[1:]:
+        part = next(iter(state.values()))
+        assert part["save"] == saved["save"]
+        rows += part.get("rows", [])
+    assert [row["label"] for row in rows] == [f"run{n:03d}" for n in range(900)]
+    assert rows == board.saved_state(runs=False)["rows"]
+    assert len(board.kept()) > 0, "the kept runs follow the rows"
 
 
 def test_a_finished_board_keeps_its_time_axis_where_its_last_run_ended() -> None:

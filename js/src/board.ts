@@ -11,9 +11,11 @@ import { ModelEntries } from "./host/registry";
 import {
   BOARD_SAVED_PART_PREFIX,
   type BoardModel,
+  type BoardRow,
   type BoardSaved,
   type BoardSavedPart,
 } from "./model/wire";
+import { isRecord } from "./util";
 
 type BoardWidgetModel = AnyModel<BoardModel>;
 
@@ -42,29 +44,64 @@ function keptRunOf(model: BoardWidgetModel, saved: BoardSaved, id: string): unkn
   return undefined;
 }
 
+/** The saved board with all its rows: its own, then those of its parts (BoardSaved
+ * `runParts`), in order. `complete` tells whether every part of this save is there: the
+ * kernel sends the parts after the saved board, each in a message of its own, and a notebook
+ * saved between two of them holds parts of an earlier save (their rows are not this one's). */
+export function savedWithRows(model: { get(name: string): unknown }): {
+  saved: BoardSaved | null;
+  complete: boolean;
+} {
+  const saved = model.get("saved");
+  if (!isRecord(saved)) return { saved: null, complete: true };
+  const parts = typeof saved.runParts === "number" ? saved.runParts : 0;
+  const rows: unknown[] = Array.isArray(saved.rows) ? [...saved.rows] : [];
+  let complete = true;
+  for (let index = 1; index <= parts; index++) {
+    const part = model.get(`${BOARD_SAVED_PART_PREFIX}${index}`);
+    if (!isRecord(part) || part.save !== saved.save) {
+      complete = false;
+      continue;
+    }
+    if (Array.isArray(part.rows)) for (const row of part.rows) rows.push(row);
+  }
+  return { saved: { ...(saved as unknown as BoardSaved), rows: rows as BoardRow[] }, complete };
+}
+
 /** The model's entry, created on first use: the rows start from the saved board when there
  * is one, so a reopened notebook shows the table (and the runs it kept) without a kernel. */
 function entryFor(model: BoardWidgetModel): BoardEntry {
   const known = entries.get(model);
   if (known !== undefined) return known;
+  const attributes = model as unknown as { get(name: string): unknown };
+  const first = savedWithRows(attributes);
   const source = createBoardSource({
     send: (up) => model.send(up),
-    saved: model.get("saved") as BoardSaved | null,
+    saved: first.saved,
     keptRun: (saved, id) => keptRunOf(model, saved, id),
     title: model.get("title") ?? "",
   });
+  // A newer save is taken once all its parts are there, whichever of its messages came last.
+  let adopted = first.complete ? first.saved?.save : undefined;
+  const onSaved = () => {
+    const next = model.get("saved") as BoardSaved | null;
+    if (!isRecord(next) || next.save === adopted) return;
+    const { saved, complete } = savedWithRows(attributes);
+    if (!complete || saved === null) return;
+    adopted = saved.save;
+    source.adoptSaved(saved);
+  };
   const onMessage = (msg: unknown) => source.receive(msg);
-  const onSaved = () => source.adoptSaved(model.get("saved") as BoardSaved | null);
   const onTitle = () => source.setTitle(model.get("title") ?? "");
   model.on("msg:custom", onMessage);
-  model.on("change:saved", onSaved);
+  model.on("change", onSaved);
   model.on("change:title", onTitle);
   const entry: BoardEntry = {
     source,
     views: new PlacedViews(),
     dispose() {
       model.off("msg:custom", onMessage);
-      model.off("change:saved", onSaved);
+      model.off("change", onSaved);
       model.off("change:title", onTitle);
       source.dispose();
       entries.set(model, null);

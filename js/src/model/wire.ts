@@ -53,8 +53,9 @@ export const BOARD_ELEMENT_ID = "chunkscope-board";
 export const ROOT_ELEMENT_ID = "chunkscope-root";
 
 /**
- * A board widget's traits holding more of its saved board's kept runs (`BoardSaved`'s
- * `runParts`) are named this and 1, 2, …
+ * A board widget's traits holding more of its saved board's rows and kept runs
+ * (`BoardSaved`'s `runParts`) are named this and 1, 2, … (the name is older than the rows
+ * in them, and saved notebooks hold it).
  */
 export const BOARD_SAVED_PART_PREFIX = "saved_runs_";
 
@@ -670,17 +671,22 @@ export interface BoardSaved {
   elapsedMs: number;
   /** Number of the last row message this state includes. */
   seq: number;
+  /**
+   * Every row, in the table's order. In a widget, the first of them only, up to about
+   * 250 KB; the others follow in the `runParts` more traits, in order.
+   */
   rows: BoardRow[];
   /**
    * Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
    * (unpacked only when the run is opened), plain in a standalone page. In a widget, the
-   * first of them only, up to about 250 KB; the others are in `runParts` more traits.
+   * first of them only (what fits in about 250 KB with the rows); the others are in the
+   * `runParts` more traits.
    */
   runs: Record<string, Snapshot | PackedSnapshot>;
   /**
-   * How many more traits of the widget hold kept runs (`BoardSavedPart`), named
-   * `BOARD_SAVED_PART_PREFIX` + 1, 2, …: each arrives in a message of its own, so no one
-   * message of a large saved board holds the page for long. 0 in a standalone page.
+   * How many more traits of the widget hold rows and kept runs (`BoardSavedPart`),
+   * named `BOARD_SAVED_PART_PREFIX` + 1, 2, …: each arrives in a message of its own, so no
+   * one message of a large saved board holds the page for long. 0 in a standalone page.
    */
   runParts: number;
   /** Bytes of snapshot JSON over which a run is saved as its row only. */
@@ -694,8 +700,16 @@ export interface BoardSaved {
   leftOut: Record<string, "size" | "total">;
 }
 
-/** More of a saved board's kept runs, in a trait of their own (see `runParts`). */
+/**
+ * More of a saved board's rows and kept runs, in a trait of their own (see
+ * `runParts`).
+ */
 export interface BoardSavedPart {
+  /**
+   * More rows, after those of the saved board and of the parts before this one. Absent
+   * from the parts of boards saved before rows were spread over parts.
+   */
+  rows?: BoardRow[];
   /** The `save` of the BoardSaved this part belongs to (first, for the same reason). */
   save: number;
   /** Row id → the run's packed snapshot. */

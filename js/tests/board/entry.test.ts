@@ -23,8 +23,14 @@ class FakeBoardModel implements AnyModel<BoardModel> {
     return this.values[key];
   }
   set<K extends keyof BoardModel>(key: K, value: BoardModel[K]): void {
+    this.setAttribute(key, value);
+  }
+  /** Set any attribute (a part trait of the saved board too); as Backbone does, each set
+   * says `change:<name>` and then `change`. */
+  setAttribute(key: string, value: unknown): void {
     this.values = { ...this.values, [key]: value };
-    this.emit(`change:${String(key)}`);
+    this.emit(`change:${key}`);
+    this.emit("change");
   }
   on(event: string, callback: Handler): void {
     const set = this.handlers.get(event) ?? new Set();
@@ -163,6 +169,46 @@ describe("the board widget", () => {
     second.cleanup();
     expect(second.el.querySelector(".cs-board")).toBeNull();
     expect(model.listenerCount()).toBe(3); // one source for all renders
+  });
+
+  it("shows, with no kernel, the rows the saved board carried in its parts, in order", () => {
+    const saved = savedBoard([boardRow("a", { label: "first" })], { save: 3, runParts: 2 });
+    const parts = {
+      saved_runs_1: { save: 3, rows: [boardRow("b", { label: "second" })], runs: {} },
+      saved_runs_2: { save: 3, rows: [boardRow("c", { label: "third" })], runs: {} },
+    };
+    const model = new FakeBoardModel({ saved, ...(parts as Partial<BoardModel>) });
+    initialize(model);
+    const { el } = render(model);
+    expect(labels(el)).toEqual(["first", "second", "third"]);
+  });
+
+  it("takes a newer save the kernel writes once all its parts have arrived", async () => {
+    const model = new FakeBoardModel();
+    initialize(model);
+    const { el } = render(model);
+    model.set("saved", savedBoard([boardRow("a", { label: "one" })], { save: 1, seq: 2 }));
+    await frame();
+    expect(labels(el)).toEqual(["one"]);
+    // Save 2 comes in three messages: the saved board, then its parts.
+    model.set(
+      "saved",
+      savedBoard([boardRow("a", { label: "one, later" })], { save: 2, seq: 5, runParts: 2 }),
+    );
+    model.setAttribute("saved_runs_1", {
+      save: 2,
+      rows: [boardRow("b", { label: "two" })],
+      runs: {},
+    });
+    await frame();
+    expect(labels(el)).toEqual(["one"]);
+    model.setAttribute("saved_runs_2", {
+      save: 2,
+      rows: [boardRow("c", { label: "three" })],
+      runs: {},
+    });
+    await frame();
+    expect(labels(el)).toEqual(["one, later", "two", "three"]);
   });
 
   it("follows the saved board and the title the kernel writes", async () => {

@@ -24,7 +24,7 @@ from ..live.widget import LIVE_LINE, fits_readable_html, readable_html
 from ..present.compare import compare
 from ..wire.held import answer as held_answer
 from .engine import Board
-from .saving import part_name, split_runs
+from .saving import part_name, split_saved
 from .sources import labelled
 from .table import BoardTable, html_table, plain_row, text_table
 
@@ -224,9 +224,9 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
 
     def _persist(self, *, runs: bool = True) -> None:
         state = self.saved_state(runs=runs)
-        first, *rest = split_runs(state["runs"])
-        # The rows and the first runs, then each further part in a message of its own.
-        self.saved = {**state, "runs": first, "runParts": len(rest)}
+        first, *rest = split_saved(state["rows"], state["runs"])
+        # The first rows and runs, then each further part in a message of its own.
+        self.saved = {**state, "rows": first.rows, "runs": first.runs, "runParts": len(rest)}
         missing = {
             part_name(index): traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
             for index in range(1, len(rest) + 1)
@@ -235,7 +235,9 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         if missing:
             self.add_traits(**missing)
         for index, group in enumerate(rest, start=1):
-            self.set_trait(part_name(index), {"save": state["save"], "runs": group})
+            self.set_trait(
+                part_name(index), {"save": state["save"], "rows": group.rows, "runs": group.runs}
+            )
         # A part left from an earlier, larger save is emptied.
         index = len(rest) + 1
         while self.has_trait(part_name(index)):

@@ -157,8 +157,9 @@ ROOT_ELEMENT_ID: Final = "chunkscope-root"
 """The ``id`` of the element a standalone page mounts its view into."""
 
 BOARD_SAVED_PART_PREFIX: Final = "saved_runs_"
-"""A board widget's traits holding more of its saved board's kept runs (``BoardSaved``'s
-``runParts``) are named this and 1, 2, …"""
+"""A board widget's traits holding more of its saved board's rows and kept runs
+(``BoardSaved``'s ``runParts``) are named this and 1, 2, … (the name is older than the rows
+in them, and saved notebooks hold it)."""
 
 BOARD_TAIL_CHARS: Final = 120
 """Characters of a run's text that its board row carries: the end of what it said so far."""
@@ -894,14 +895,17 @@ class BoardSaved(TypedDict):
     seq: int
     """Number of the last row message this state includes."""
     rows: list[BoardRow]
+    """Every row, in the table's order. In a widget, the first of them only, up to about
+    250 KB; the others follow in the ``runParts`` more traits, in order."""
     runs: dict[str, Snapshot | PackedSnapshot]
     """Row id → the run's snapshot, for the runs kept whole: packed in a saved notebook
     (unpacked only when the run is opened), plain in a standalone page. In a widget, the
-    first of them only, up to about 250 KB; the others are in ``runParts`` more traits."""
+    first of them only (what fits in about 250 KB with the rows); the others are in the
+    ``runParts`` more traits."""
     runParts: int
-    """How many more traits of the widget hold kept runs (``BoardSavedPart``), named
-    ``BOARD_SAVED_PART_PREFIX`` + 1, 2, …: each arrives in a message of its own, so no one
-    message of a large saved board holds the page for long. 0 in a standalone page."""
+    """How many more traits of the widget hold rows and kept runs (``BoardSavedPart``),
+    named ``BOARD_SAVED_PART_PREFIX`` + 1, 2, …: each arrives in a message of its own, so no
+    one message of a large saved board holds the page for long. 0 in a standalone page."""
     keepLimit: int
     """Bytes of snapshot JSON over which a run is saved as its row only."""
     keepTotal: int
@@ -911,8 +915,15 @@ class BoardSaved(TypedDict):
     ``keepLimit`` (``size``), or the runs kept before it filled ``keepTotal`` (``total``)."""
 
 
-class BoardSavedPart(TypedDict):
-    """More of a saved board's kept runs, in a trait of their own (see ``runParts``)."""
+class _BoardSavedPartRows(TypedDict, total=False):
+    rows: list[BoardRow]
+    """More rows, after those of the saved board and of the parts before this one. Absent
+    from the parts of boards saved before rows were spread over parts."""
+
+
+class BoardSavedPart(_BoardSavedPartRows):
+    """More of a saved board's rows and kept runs, in a trait of their own (see
+    ``runParts``)."""
 
     save: int
     """The ``save`` of the BoardSaved this part belongs to (first, for the same reason)."""
