@@ -27,45 +27,54 @@ interface BoardEntry {
 
 const entries = new ModelEntries<BoardEntry>();
 
-/** The kept run of row `id`: in the saved board's own `runs`, or in one of the traits that
- * hold the rest of them (BoardSaved `runParts`, each sent in a message of its own). */
-function keptRunOf(model: BoardWidgetModel, saved: BoardSaved, id: string): unknown {
+/** Reads any attribute of the model, the saved board's parts included (their names are not
+ * BoardModel's). */
+type Attributes = { get(name: string): unknown };
+
+/** The parts of `saved` (BoardSaved `runParts`, each a trait sent in a message of its own),
+ * in order; null for a part that is not this save's (not there, or an earlier save's not yet
+ * replaced). */
+function partsOf(model: Attributes, saved: Record<string, unknown>): (BoardSavedPart | null)[] {
+  const count = typeof saved.runParts === "number" ? saved.runParts : 0;
+  const parts: (BoardSavedPart | null)[] = [];
+  for (let index = 1; index <= count; index++) {
+    const part = model.get(`${BOARD_SAVED_PART_PREFIX}${index}`);
+    parts.push(
+      isRecord(part) && part.save === saved.save ? (part as unknown as BoardSavedPart) : null,
+    );
+  }
+  return parts;
+}
+
+/** The kept run of row `id`: in the saved board's own `runs`, or in one of its parts. */
+function keptRunOf(model: Attributes, saved: BoardSaved, id: string): unknown {
   const own = keptIn(saved.runs, id);
   if (own !== undefined) return own;
-  const parts = typeof saved.runParts === "number" ? saved.runParts : 0;
-  const attributes = model as unknown as { get(name: string): unknown };
-  for (let index = 1; index <= parts; index++) {
-    const part = attributes.get(`${BOARD_SAVED_PART_PREFIX}${index}`) as BoardSavedPart | null;
-    // A part of an earlier save (not yet replaced) is not this save's.
-    if (part?.save !== saved.save) continue;
-    const value = keptIn(part.runs, id);
+  for (const part of partsOf(model, saved as unknown as Record<string, unknown>)) {
+    const value = part === null ? undefined : keptIn(part.runs, id);
     if (value !== undefined) return value;
   }
   return undefined;
 }
 
-/** The saved board with all its rows: its own, then those of its parts (BoardSaved
- * `runParts`), in order. `complete` tells whether every part of this save is there: the
- * kernel sends the parts after the saved board, each in a message of its own, and a notebook
- * saved between two of them holds parts of an earlier save (their rows are not this one's). */
-export function savedWithRows(model: { get(name: string): unknown }): {
+/** The saved board with all its rows: its own, then those of its parts, in order.
+ * `complete` tells whether every part of this save is there: the kernel sends the parts
+ * after the saved board, each in a message of its own, and a notebook saved between two of
+ * them holds parts of an earlier save (their rows are not this one's). */
+export function savedWithRows(model: Attributes): {
   saved: BoardSaved | null;
   complete: boolean;
 } {
   const saved = model.get("saved");
   if (!isRecord(saved)) return { saved: null, complete: true };
-  const parts = typeof saved.runParts === "number" ? saved.runParts : 0;
+  const parts = partsOf(model, saved);
   const rows: unknown[] = Array.isArray(saved.rows) ? [...saved.rows] : [];
-  let complete = true;
-  for (let index = 1; index <= parts; index++) {
-    const part = model.get(`${BOARD_SAVED_PART_PREFIX}${index}`);
-    if (!isRecord(part) || part.save !== saved.save) {
-      complete = false;
-      continue;
-    }
-    if (Array.isArray(part.rows)) for (const row of part.rows) rows.push(row);
-  }
-  return { saved: { ...(saved as unknown as BoardSaved), rows: rows as BoardRow[] }, complete };
+  for (const part of parts)
+    if (part !== null && Array.isArray(part.rows)) for (const row of part.rows) rows.push(row);
+  return {
+    saved: { ...(saved as unknown as BoardSaved), rows: rows as BoardRow[] },
+    complete: parts.every((part) => part !== null),
+  };
 }
 
 /** The model's entry, created on first use: the rows start from the saved board when there
@@ -73,12 +82,12 @@ export function savedWithRows(model: { get(name: string): unknown }): {
 function entryFor(model: BoardWidgetModel): BoardEntry {
   const known = entries.get(model);
   if (known !== undefined) return known;
-  const attributes = model as unknown as { get(name: string): unknown };
+  const attributes = model as unknown as Attributes;
   const first = savedWithRows(attributes);
   const source = createBoardSource({
     send: (up) => model.send(up),
     saved: first.saved,
-    keptRun: (saved, id) => keptRunOf(model, saved, id),
+    keptRun: (saved, id) => keptRunOf(attributes, saved, id),
     title: model.get("title") ?? "",
   });
   // A newer save is taken once all its parts are there, whichever of its messages came last.

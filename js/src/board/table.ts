@@ -148,7 +148,7 @@ export class BoardTableView {
     // When most rows in view are new (a jump, a sort, a filter), the rows in sight come
     // first and the margin around them in the next frame: either frame is then about half
     // the work of drawing both at once.
-    const sight = visibleRange(this.scrollTop, visible, count, ROW_HEIGHT, 0);
+    const sight = this.sightRange(count);
     let fresh = 0;
     for (let index = start; index < end; index++)
       if (!this.shown.has(ids[index] as string)) fresh += 1;
@@ -221,7 +221,7 @@ export class BoardTableView {
     if (this.scrollTop > 0) schedule(this.restoreScroll, "read");
     const ids = this.content?.ids;
     if (ids === undefined) return;
-    const sight = visibleRange(this.scrollTop, this.viewportHeight(), ids.length, ROW_HEIGHT, 0);
+    const sight = this.sightRange(ids.length);
     for (const [id, view] of this.shown) {
       if (view.index >= sight.start && view.index < sight.end) continue;
       this.shown.delete(id);
@@ -276,6 +276,11 @@ export class BoardTableView {
   private viewportHeight(): number {
     const height = this.height ?? 0;
     return height > 0 ? Math.max(ROW_HEIGHT, height - ROW_HEIGHT) : VIEWPORT_FALLBACK;
+  }
+
+  /** The rows of `count` in sight, without the margin. */
+  private sightRange(count: number): { start: number; end: number } {
+    return visibleRange(this.scrollTop, this.viewportHeight(), count, ROW_HEIGHT, 0);
   }
 
   private rowOf(target: EventTarget | null): RowView | undefined {
