@@ -9,7 +9,9 @@ that, without building a chunk model; anything else returns ``None`` and takes t
 which gives the same state, ops and rows (a test folds every recording both ways).
 
 The block a delta took the lane into is remembered (``Lane``) until a chunk takes the full
-fold or the run ends, so the deltas after it skip finding their part and checking the run.
+fold or the run ends. ``Lane.take`` folds a delta that continues it in one call, with no
+lookup: the live channel calls it for every delta of a run of them, so what it does is what a
+token costs the kernel.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..chunks.models import parse_chunk
 from ..wire.safejson import safe_text
 from .context import Op
+from .rows import MERGED_ROW_TEXT, ROW_MERGE_MS
 
 if TYPE_CHECKING:
     from .part_base import _Growing as Growing
@@ -30,17 +33,103 @@ LANE_TYPES = frozenset({"text-delta", "reasoning-delta"})
 """The chunk types the fast lane may fold."""
 
 
+class Lane:
+    """The block the last delta took the lane into. Any chunk that takes the full fold, and
+    the end of the run, end it (the state forgets it): only the full fold changes what
+    ``_open_lane`` checks, so a delta of the same block needs no check of the run."""
+
+    __slots__ = ("block", "kind", "part", "state")
+
+    def __init__(self, state: RunState, kind: str, block: str, part: Growing) -> None:
+        self.state = state
+        self.kind = kind
+        self.block = block
+        self.part = part
+
+    def take(self, chunk: Any, t: float) -> str | None:
+        """Fold ``chunk`` when it is a delta of the usual shape that continues this lane's
+        block while the state still holds the lane, and return its text as an ``append`` op
+        carries it; ``None``, with nothing changed, for anything else."""
+        # Written for the interpreter: every line here runs once per token of every stream.
+        if chunk.__class__ is not dict:
+            return None
+        try:
+            payload = chunk["payload"]
+            if chunk["type"] != self.kind or payload.__class__ is not dict or len(payload) != 2:
+                return None
+            block = payload["id"]
+            text = payload["text"]
+        except KeyError:
+            return None
+        if (
+            block.__class__ is not str
+            or block != self.block
+            or text.__class__ is not str
+            or not text
+            or not (
+                chunk.get("runId").__class__ is str and chunk.get("from").__class__ is str
+                if len(chunk) == 4  # type and payload, so runId and from are the other two
+                else _usual_top(chunk)
+            )
+        ):
+            return None
+        state = self.state
+        if state._lane is not self:
+            return None
+        index = state.chunk_count
+        state.chunk_count = index + 1
+        if t > state.elapsed_ms:  # noqa: PLR1730 (max() is a call per delta)
+            state.elapsed_ms = t
+        part = self.part
+        part.append(text, t)
+        rows = state._rows
+        record = rows._open
+        if (
+            record is not None
+            and record.lane is self
+            and record.row is None
+            and t - record.t < ROW_MERGE_MS
+        ):
+            # The open row is this lane's and no row was made of it: count the delta in as
+            # ``Rows.merge`` would, without its checks.
+            record.n += 1
+            if rows._chars < MERGED_ROW_TEXT:
+                record.pieces.append(text)  # type: ignore[union-attr]
+                rows._chars += len(text)
+            else:
+                record.truncated = True
+        elif not rows.merge(self.kind, part.id, t, text):
+            ops = state._fold.ops
+            rows.add(parse_chunk(chunk), t, index, part.id, ops, state._cut, lane=self)
+        return text if text.isascii() else safe_text(text)
+
+
+def _usual_top(chunk: dict[Any, Any]) -> bool:
+    """Whether a delta's top level other than four keys is the usual one: ``type`` and
+    ``payload``, and ``runId`` and ``from`` as strings when present."""
+    return (
+        chunk.keys() <= _TOP_KEYS
+        and chunk.get("runId", "").__class__ is str
+        and chunk.get("from", "").__class__ is str
+    )
+
+
 def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> list[Op] | None:
     """Fold a ``text-delta`` / ``reasoning-delta`` dict on the fast lane and return its ops,
     or ``None`` (nothing changed) when it needs the full fold."""
+    lane = state._lane
+    text = None if lane is None else lane.take(chunk, t)
+    if text is None:
+        lane = _open_lane(state, chunk, kind)
+        text = None if lane is None else lane.take(chunk, t)
+        if text is None:
+            return None
+    assert lane is not None
     cx = state._fold
     ops: list[Op] = cx.ops
-    part = fold_on_lane(state, chunk, kind, t, ops)
-    if part is None:
-        return None
+    part = lane.part
     if cx.wire:
         # ``append_op``'s dict, written out: this runs for every delta ``handle`` folds.
-        text = wire_text(chunk["payload"]["text"])
         ops.append({"op": "append", "id": part.id, "field": "text", "text": text, "t": t})
     if state.ttft_ms is None and part.parent is None:
         state.ttft_ms = t
@@ -49,70 +138,11 @@ def fold_delta(state: RunState, chunk: dict[Any, Any], kind: str, t: float) -> l
     return ops
 
 
-def wire_text(text: str) -> str:
-    """A delta's text as an ``append`` op carries it (lone surrogates replaced)."""
-    return text if text.isascii() else safe_text(text)
-
-
-def fold_on_lane(
-    state: RunState, chunk: dict[Any, Any], kind: str, t: float, ops: list[Op]
-) -> Growing | None:
-    """What every delta on the lane does to the state (its text, its count, its inspector
-    row), for a delta of the usual shape that continues a block on the lane: the part it
-    grew. ``None``, with nothing changed, when the delta needs the full fold. The caller
-    says what changed (an ``append`` op, or the text merged with its neighbours)."""
-    payload = chunk.get("payload")
-    if payload.__class__ is not dict or len(payload) != 2:
-        return None
-    block = payload.get("id")
-    text = payload.get("text")
-    if text.__class__ is not str or not text:
-        return None
-    if len(chunk) == 4:  # type and payload, so runId and from must be the other two
-        run_id = chunk.get("runId")
-        source = chunk.get("from")
-        if run_id.__class__ is not str or source.__class__ is not str:
-            return None
-    elif (
-        not chunk.keys() <= _TOP_KEYS
-        or chunk.get("runId", "").__class__ is not str
-        or chunk.get("from", "").__class__ is not str
-    ):
-        return None
-    lane = state._lane
-    part = (
-        lane.part
-        if lane is not None and lane.kind == kind and lane.block == block
-        else _open_part(state, chunk, kind, block)
-    )
-    if part is None:
-        return None
-    index = state.chunk_count
-    state.chunk_count = index + 1
-    if t > state.elapsed_ms:  # noqa: PLR1730 (max() is a call per delta)
-        state.elapsed_ms = t
-    part.append(text, t)
-    rows = state._rows
-    if not rows.merge(kind, part.id, t, text):
-        rows.add(parse_chunk(chunk), t, index, part.id, ops, state._cut)
-    return part
-
-
-class Lane:
-    """The block the last delta took the lane into. Any chunk that takes the full fold, and
-    the end of the run, clear it: only the full fold changes what ``_open_part`` checks."""
-
-    __slots__ = ("block", "kind", "part")
-
-    def __init__(self, kind: str, block: str, part: Growing) -> None:
-        self.kind = kind
-        self.block = block
-        self.part = part
-
-
-def _open_part(state: RunState, chunk: dict[Any, Any], kind: str, block: Any) -> Growing | None:
-    """The part a delta of ``block`` continues when the run is in the ordinary middle of it
+def _open_lane(state: RunState, chunk: dict[Any, Any], kind: str) -> Lane | None:
+    """The lane for the block a delta names when the run is in the ordinary middle of it
     (remembered as the state's lane), else None."""
+    payload = chunk.get("payload")
+    block = payload.get("id") if payload.__class__ is dict else None
     if block.__class__ is not str:
         return None
     cx = state._fold
@@ -129,5 +159,5 @@ def _open_part(state: RunState, chunk: dict[Any, Any], kind: str, block: Any) ->
     step = root.step
     if part is None or step is None or part.step != step.id:
         return None
-    state._lane = Lane(kind, block, part)
-    return part
+    lane = state._lane = Lane(state, kind, block, part)
+    return lane

@@ -98,9 +98,23 @@ def limit_json(value: Any) -> tuple[Any, bool]:
 class _Record:
     """One inspector row before (and after) its JSON is made."""
 
-    __slots__ = ("chunk", "closed", "i", "json", "n", "part", "pieces", "row", "t", "truncated")
+    __slots__ = (
+        "chunk",
+        "closed",
+        "i",
+        "json",
+        "lane",
+        "n",
+        "part",
+        "pieces",
+        "row",
+        "t",
+        "truncated",
+    )
 
-    def __init__(self, chunk: Chunk, i: int, t: float, part: str | None, json: Any) -> None:
+    def __init__(
+        self, chunk: Chunk, i: int, t: float, part: str | None, json: Any, lane: object
+    ) -> None:
         self.chunk: Chunk | None = chunk
         self.i = i
         self.t = t
@@ -112,6 +126,9 @@ class _Record:
         self.pieces: list[str] | None = None
         self.closed = False
         self.row: dict[str, Any] | None = None
+        self.lane = lane
+        """The fast lane that opened this row of deltas (it counts its next deltas in itself,
+        while no row was made), else None."""
 
 
 class Rows:
@@ -137,10 +154,12 @@ class Rows:
         on_cut: Callable[[Chunk, float, int], object],
         *,
         plain: bool = False,
+        lane: object = None,
     ) -> None:
         """Record the row of a folded chunk, merging runs of deltas of one part. ``on_cut``
         runs when the chunk nests too deeply for its row to show it whole; ``plain`` says the
-        chunk was read from plain, shallow JSON (its parse checked), so it needs no check."""
+        chunk was read from plain, shallow JSON (its parse checked), so it needs no check;
+        ``lane`` is the fast lane that folded it, kept on the row it opens."""
         mergeable = chunk.type in DELTA_TYPES and not isinstance(chunk, InvalidChunk)
         if mergeable and self.merge(chunk.type, part, t, delta_text(chunk)):
             return
@@ -151,7 +170,7 @@ class Rows:
             if isinstance(json, TooDeep):
                 json = dict(json)
                 on_cut(chunk, t, index)
-        record = _Record(chunk, index, t, part, json)
+        record = _Record(chunk, index, t, part, json, lane)
         self._records.append(record)
         if mergeable:
             piece = delta_text(chunk)

@@ -32,7 +32,7 @@ from ..wire.safejson import clip_for_wire
 from ..wire.schema import RunStatus
 from .context import INTERNAL_FAILURE, TERMINAL, Fold, Op, RunValues, message_of
 from .dispatch import fold_chunk, fold_nested
-from .lane import LANE_TYPES, Lane, fold_delta, fold_on_lane, wire_text
+from .lane import LANE_TYPES, Lane, fold_delta
 from .parts import (
     Notice,
     Part,
@@ -198,24 +198,16 @@ class RunState(RunValues, RunViews):
         as ``handle`` would, but return its text as an ``append`` op would carry it instead
         of the op: a caller that merges neighbouring appends (the live channel) then builds
         one op per batch instead of one per delta. ``None``, with nothing changed, for any
-        other chunk, and before the first text of the run (which sets ``ttftMs``): give it
-        to ``handle``."""
-        if self._lane is None or chunk.__class__ is not dict or self.ttft_ms is None:
-            return None
-        cx = self._fold
-        if not cx.wire:
-            return None
-        kind = chunk.get("type")
-        if kind in LANE_TYPES and fold_on_lane(self, chunk, kind, t, cx.ops) is not None:
-            text: str = chunk["payload"]["text"]
-            return text if text.isascii() else wire_text(text)
-        return None
+        other chunk: give it to ``handle``. The first delta of a block always goes to
+        ``handle``, which sets ``ttftMs`` when it is the run's first text."""
+        lane = self._lane
+        return None if lane is None else lane.take(chunk, t)
 
     @property
     def growing(self) -> Lane | None:
         """The block the last delta ``grow`` or ``handle`` took the lane into; a new object
         each time the lane is entered again, so a caller can tell one run of deltas from the
-        next."""
+        next. Its ``take`` is ``grow`` for the deltas that continue it."""
         return self._lane
 
     def _cut(self, chunk: Chunk, t: float, index: int) -> None:

@@ -44,6 +44,8 @@ inside the server's IOPub limits (1,000 messages and 1 MB a second by default)."
 ARRIVAL_SMOOTHING = 0.2
 """Weight of the newest gap between two chunks in the measured arrival rate."""
 
+_monotonic = time.monotonic
+
 
 class Sink(Protocol):
     """Where a channel's output goes (the widget, or nothing)."""
@@ -139,6 +141,7 @@ class Channel:
             lane = self._growing
             assert lane is not None
             text = grown[0] if len(grown) == 1 else "".join(grown)
+            self._size += len(text)
             self._pending.append(append_op(lane.part.id, "text", text, self._grown_t))
             self._grown = []
         self._growing = None
@@ -161,6 +164,21 @@ class Channel:
     def fold(self, chunk: Any, t: float | None = None, where: str | int | None = None) -> None:
         """Fold one chunk and queue what changed, atomically (``where`` as ``handle`` takes it)."""
         with self.lock:
+            growing = self._growing
+            if growing is not None and t is not None:
+                # A delta that continues the block the last ones grew, what most chunks of
+                # a stream are: one call and a list append (see ``_close_growing``), and the
+                # arrival rate measured as ``_arrived`` does (the flusher is awake already).
+                text = growing.take(chunk, t)
+                if text is not None:
+                    self._grown.append(text)
+                    self._grown_t = t
+                    now = _monotonic()
+                    self._arrival_gap += ARRIVAL_SMOOTHING * (
+                        now - self._last_push - self._arrival_gap
+                    )
+                    self._last_push = now
+                    return
             state = self.state
             if state.ended:
                 return
@@ -169,18 +187,16 @@ class Channel:
                 ops = state.handle(chunk, t, where=where)
                 if ops:
                     self.push(ops)
-                return
-            # The delta grew the block on the lane: queue its text, merged with its
-            # neighbours into one ``append`` op when the batch goes (see ``_close_growing``).
-            self._size += len(text)
-            if self._ready or self._sent_from_start:
+            elif self._ready or self._sent_from_start:
+                # The first delta of a run of them on the lane: queue its text, merged with
+                # its neighbours into one ``append`` op when the batch goes.
                 self._arrived()
-                lane = state.growing
-                if lane is not self._growing:
-                    self._close_growing()
-                    self._growing = lane
+                self._close_growing()
+                self._growing = state.growing
                 self._grown.append(text)
                 self._grown_t = t
+            else:
+                self._size += len(text)
 
     def _content_size(self) -> int:
         """How much the run holds, as ``weight`` counts it: the ops so far, and the rows that
