@@ -182,6 +182,20 @@ async def test_show_reports_the_remote_failure_as_the_runs_error(ray_cluster: An
     assert "the weather station caught fire" in state.run_info()["error"]
 
 
+async def test_a_remote_task_that_raised_is_not_cancelled(
+    ray_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Cancelling a task Ray already holds as failed can abort the driver process, the
+    # kernel: a failed run's stream ends with its error and nothing else is sent to Ray.
+    cancelled: list[Any] = []
+    monkeypatch.setattr(ray_cluster, "cancel", lambda *args, **kwargs: cancelled.append(args))
+    view = cs.show(ray_source(failing_run)(), display=False, title="remote")
+    with pytest.raises(RuntimeError, match="the weather station caught fire"):
+        await view
+    assert view.state.status == "error"
+    assert cancelled == []
+
+
 async def test_stopping_early_cancels_the_remote_task(ray_cluster: Any) -> None:
     refs = ray_cluster.remote(pausing_run).options(num_returns="streaming").remote(120.0)
     stream = ray_chunks(refs)

@@ -24,6 +24,7 @@ the fallback for engines that cannot stream (workers write recordings into a fol
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -60,18 +61,19 @@ def ray_chunks(ref_generator: Any) -> AsyncIterator[Any]:
 
 
 async def _chunks(ray: Any, refs: Any) -> AsyncIterator[Any]:
-    exhausted = False
     try:
         async for ref in refs:
             yield await ref
-        exhausted = True
-    finally:
-        if not exhausted:
-            # A finished task (one that raised) is left as it is; a running one is stopped.
-            # Cancelling must not hide why the iteration ended, so its own failure (Ray
-            # already shut down) is not raised.
-            with contextlib.suppress(Exception):
-                ray.cancel(refs)
+    except (GeneratorExit, asyncio.CancelledError):
+        # The consumer stopped early (a stopped run, a ``break``): the running task is
+        # stopped too. A task that ended, done or raised (its exception passes through here
+        # untouched), is left alone: cancelling a task that already failed can meet Ray's
+        # reply for it and abort the whole process (a failed check in Ray's task manager).
+        # Cancelling must not hide why the iteration ended, so its own failure (Ray already
+        # shut down) is not raised.
+        with contextlib.suppress(Exception):
+            ray.cancel(refs)
+        raise
 
 
 def ray_source(remote_fn: Any, /, *args: Any, **kwargs: Any) -> Callable[[], AsyncIterator[Any]]:
