@@ -44,8 +44,6 @@ inside the server's IOPub limits (1,000 messages and 1 MB a second by default)."
 ARRIVAL_SMOOTHING = 0.2
 """Weight of the newest gap between two chunks in the measured arrival rate."""
 
-_monotonic = time.monotonic
-
 
 class Sink(Protocol):
     """Where a channel's output goes (the widget, or nothing)."""
@@ -167,17 +165,13 @@ class Channel:
             growing = self._growing
             if growing is not None and t is not None:
                 # A delta that continues the block the last ones grew, what most chunks of
-                # a stream are: one call and a list append (see ``_close_growing``), and the
-                # arrival rate measured as ``_arrived`` does (the flusher is awake already).
+                # a stream are: the lane folds it in one call, and its text joins theirs (see
+                # ``_close_growing``).
                 text = growing.take(chunk, t)
                 if text is not None:
+                    self._arrived()
                     self._grown.append(text)
                     self._grown_t = t
-                    now = _monotonic()
-                    self._arrival_gap += ARRIVAL_SMOOTHING * (
-                        now - self._last_push - self._arrival_gap
-                    )
-                    self._last_push = now
                     return
             state = self.state
             if state.ended:
