@@ -98,6 +98,20 @@ def test_the_lane_is_taken_for_the_usual_deltas(monkeypatch: Any) -> None:
     assert state.text == "".join(f"w{i} " for i in range(100))
 
 
+def test_a_delta_that_names_the_run_gives_an_anonymous_run_its_id_on_the_lane() -> None:
+    # The lane opened while the run had no id; the delta that names one must still set it.
+    def delta(**top: Any) -> dict[str, Any]:
+        return {"type": "text-delta", **top, "payload": {"id": "b", "text": "x"}}
+
+    items = [(0.0, delta(**{"from": "AGENT"})), (10.0, delta(**{"from": "AGENT"}))]
+    items.append((20.0, delta(runId="r", **{"from": "AGENT"})))
+    _same_both_ways(items)
+    state = RunState()
+    for t, chunk in items:
+        state.handle(chunk, t)
+    assert state.run_id == "r"
+
+
 _IDS = st.sampled_from(["a", "b", ""])
 _TEXTS = st.sampled_from(["x", "", "é", "\ud800", 3, None])
 _TOP = st.sampled_from(["plain", "no-run-id", "extra-key", "none-from", "four-odd"])

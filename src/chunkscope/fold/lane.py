@@ -38,13 +38,16 @@ class Lane:
     the end of the run, end it (the state forgets it): only the full fold changes what
     ``_open_lane`` checks, so a delta of the same block needs no check of the run."""
 
-    __slots__ = ("block", "kind", "part", "state")
+    __slots__ = ("anonymous", "block", "kind", "part", "state")
 
     def __init__(self, state: RunState, kind: str, block: str, part: Growing) -> None:
         self.state = state
         self.kind = kind
         self.block = block
         self.part = part
+        self.anonymous = state.run_id is None
+        """The run had no id when the lane opened: a delta that names one takes the full
+        fold, which gives the run its id."""
 
     def take(self, chunk: Any, t: float) -> str | None:
         """Fold ``chunk`` when it is a delta of the usual shape that continues this lane's
@@ -66,12 +69,16 @@ class Lane:
             or block != self.block
             or text.__class__ is not str
             or not text
-            or not (
-                chunk.get("runId").__class__ is str and chunk.get("from").__class__ is str
-                if len(chunk) == 4  # type and payload, so runId and from are the other two
-                else _usual_top(chunk)
-            )
         ):
+            return None
+        if len(chunk) == 4:  # type and payload, so runId and from are the other two
+            if (
+                self.anonymous
+                or chunk.get("runId").__class__ is not str
+                or chunk.get("from").__class__ is not str
+            ):
+                return None
+        elif not _usual_top(chunk) or (self.anonymous and "runId" in chunk):
             return None
         state = self.state
         if state._lane is not self:
