@@ -698,3 +698,47 @@ def test_a_run_added_just_as_the_board_ends_is_never_left_unstarted() -> None:
     states = board.result(timeout=10)
     assert list(states) == ["first", "late"]
     assert states["late"].text == _expected_text("late", 2)
+
+
+def _saves(comm: RecordingComm) -> list[dict[str, Any]]:
+    """The saved boards the page received, in order."""
+    return [state["saved"] for state, _ in comm.updates if state.get("saved") is not None]
+
+
+def test_a_cell_that_waits_sends_the_ended_board_once_and_the_schedule_leaves_it_to_it() -> None:
+    # A board of 2,000 kept runs weighs 9 MB; sent by the schedule and again by the cell that
+    # waited (whose messages a notebook executed headless keeps), the page took it twice.
+    comm = RecordingComm()
+    board = CapturedBoard({label: (lambda label=label: _text_run(label)) for label in "abc"})
+    board.comm = comm
+    board.result(timeout=30)
+    saves = _saves(comm)
+    assert len(saves) == 1
+    assert sorted(row["label"] for row in saves[0]["rows"]) == ["a", "b", "c"]
+    assert len(board.kept()) == 3
+    # A cell that waits again later (the board long ended) sends it again, for its own cell.
+    board.result(timeout=30)
+    assert len(_saves(comm)) == 2
+
+
+def test_an_ended_board_nobody_waits_for_is_saved_by_its_schedule() -> None:
+    comm = RecordingComm()
+    board = CapturedBoard({"a": lambda: _text_run("a")})
+    board.comm = comm
+    deadline = time.monotonic() + 30
+    while not _saves(comm) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(_saves(comm)) == 1 and len(board.kept()) == 1
+
+
+def test_a_cell_that_stopped_waiting_before_the_end_leaves_the_save_to_the_schedule() -> None:
+    comm = RecordingComm()
+    board = CapturedBoard({"slow": lambda: _text_run("slow", n=20, delay=0.02)})
+    board.comm = comm
+    with pytest.raises(TimeoutError):
+        board.result(timeout=0.05)
+    assert _saves(comm) == []
+    deadline = time.monotonic() + 30
+    while not _saves(comm) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(_saves(comm)) == 1 and board.kept().keys() == {"r0"}

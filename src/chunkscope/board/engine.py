@@ -204,6 +204,7 @@ class Board:
         self._last_saved = time.monotonic()
         self._finalized = False
         self._ended_ms: float | None = None
+        self._watching = 0
 
     # ---------------------------------------------------------------- runs
 
@@ -263,6 +264,21 @@ class Board:
         """Every run's state by label, in the board's order."""
         with self._lock:
             return {run.label: run.state for run in self.runs}
+
+    def watch(self) -> None:
+        """A cell starts waiting for the end. It saves the ended board itself (a notebook
+        executed headless keeps only its own cell's messages), so while it waits the
+        schedule leaves the final save to it instead of sending the kept runs twice."""
+        with self._lock:
+            self._watching += 1
+
+    def unwatch(self) -> bool:
+        """The cell is done waiting (the runs ended, or it was interrupted); True when it
+        must save the board now: every run has ended. Decided under the lock the schedule's
+        last round holds, so a board whose last round left the save to this cell is saved."""
+        with self._lock:
+            self._watching -= 1
+            return self.done
 
     async def wait(self) -> dict[str, RunState]:
         """Wait until every run ended; the states by label. A run that failed does not raise
@@ -482,9 +498,12 @@ class Board:
                     finish = True
                 else:
                     finish = False
+                # A cell waiting for the end saves the board as soon as it wakes.
+                left_to_cell = self._watching > 0
             if finish:
                 try:
-                    self.sink.persist(runs=True)
+                    if not left_to_cell:
+                        self.sink.persist(runs=True)
                 finally:
                     # Whatever saving did, the runs have ended: waiters hear of it.
                     self._last_saved = time.monotonic()

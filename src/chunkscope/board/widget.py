@@ -115,17 +115,19 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
     async def wait(self) -> dict[str, RunState]:
         """Every run's final ``RunState`` by label, once all ended. A run whose source failed
         does not raise here: its state holds the error and its row says so."""
+        self._board.watch()
         try:
             return await self._board.wait()
         finally:
-            self._resend_final()
+            self._save_after_waiting()
 
     def result(self, timeout: float | None = None) -> dict[str, RunState]:
         """Block until every run ended (scripts, plain IPython); the states by label."""
+        self._board.watch()
         try:
             return self._board.result(timeout)
         finally:
-            self._resend_final()
+            self._save_after_waiting()
 
     def __await__(self) -> Generator[Any, None, dict[str, RunState]]:
         return self.wait().__await__()
@@ -225,8 +227,8 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
     def _persist(self, *, runs: bool = True) -> None:
         state = self.saved_state(runs=runs)
         first, *rest = split_saved(state["rows"], state["runs"])
-        # The first rows and runs, then each further part in a message of its own.
-        self.saved = {**state, "rows": first.rows, "runs": first.runs, "runParts": len(rest)}
+        # A new part's trait reaches the page empty when it is added: before the saved board,
+        # so that the first rows and runs are followed by each part in a message of its own.
         missing = {
             part_name(index): traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
             for index in range(1, len(rest) + 1)
@@ -234,6 +236,7 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         }
         if missing:
             self.add_traits(**missing)
+        self.saved = {**state, "rows": first.rows, "runs": first.runs, "runParts": len(rest)}
         for index, group in enumerate(rest, start=1):
             self.set_trait(
                 part_name(index), {"save": state["save"], "rows": group.rows, "runs": group.runs}
@@ -245,10 +248,11 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
             index += 1
         self._refresh_display()
 
-    def _resend_final(self) -> None:
+    def _save_after_waiting(self) -> None:
         # As for StreamView: a notebook executed headless keeps only the comm messages of the
-        # cell that runs, so the cell that waited sends the finished board again.
-        if self._board.done:
+        # cell that runs, so the cell that waited sends the finished board (the schedule's
+        # last round left it to this cell, or sent it under the cell that made the board).
+        if self._board.unwatch():
             self._persist()
 
     def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
