@@ -120,15 +120,26 @@ function entryFor(model: BoardWidgetModel): BoardEntry {
   return entry;
 }
 
+/** Ask the kernel for every row unless this page has followed the board from its first
+ * row message (a board displayed as it was made): then it holds them all already. */
+function askUnlessFollowed(entry: BoardEntry): void {
+  if (!entry.source.get().table.followed) entry.source.ready();
+}
+
 function initialize({ model }: InitializeProps<BoardModel>): () => void {
   const entry = entryFor(model);
-  entry.source.ready();
-  return () => entry.dispose();
+  // Row messages the kernel sent before this module loaded are delivered right after this
+  // call returns: look at the table once they are applied.
+  const timer = setTimeout(() => askUnlessFollowed(entry), 0);
+  return () => {
+    clearTimeout(timer);
+    entry.dispose();
+  };
 }
 
 function render({ model, el }: RenderProps<BoardModel>): () => void {
   const entry = entryFor(model);
-  if (!entry.source.get().live) entry.source.ready();
+  askUnlessFollowed(entry);
   return entry.views.place(el, () => mountBoard(el, entry.source));
 }
 

@@ -3,7 +3,7 @@
  * of the last row message (docs/wire.md, "board"). A full message replaces the table; the
  * others add rows and merge changed fields into known ones, in `seq` order. A message that
  * skips one is a gap: the page asks for every row again (`ready`) and applies nothing until
- * the full answer comes. Mutated in place, like the run store: `version` goes up on every
+ * the full answer comes. A page that heard the board's first message needs no full answer. Mutated in place, like the run store: `version` goes up on every
  * change, and a row that changed is a new object, so a view redraws only those.
  */
 
@@ -24,8 +24,10 @@ export interface BoardTable {
   /** Wall-clock time (ms) the last live message came, so the axis can grow between
    * messages; null when the rows only come from a saved state. */
   receivedAt: number | null;
-  /** A full message has come from a kernel. */
-  fullSeen: boolean;
+  /** The table holds every row the kernel sent: a full message came, or the kernel's
+   * first row message (`seq` 1) and every one after it did (a page that was there when the
+   * board was made needs no full answer). */
+  followed: boolean;
   /** A message was missed: every row must be asked for again; until the full answer
    * comes, partial messages are ignored. */
   needsFull: boolean;
@@ -41,7 +43,7 @@ export function emptyTable(): BoardTable {
     position: new Map(),
     elapsedMs: 0,
     receivedAt: null,
-    fullSeen: false,
+    followed: false,
     needsFull: false,
     version: 0,
   };
@@ -86,20 +88,21 @@ export function applyRowsMessage(
     // partial message, which it then lacks.
     if (msg.seq < table.seq) return "ignored";
     replaceRows(table, Array.isArray(msg.rows) ? msg.rows : []);
-    table.fullSeen = true;
+    table.followed = true;
     table.needsFull = false;
   } else {
     if (msg.seq <= table.seq || table.needsFull) return "ignored";
     if (msg.seq !== table.seq + 1) {
       // Before the kernel's first full answer a gap is expected (the page heard changes
       // made before it asked): that answer holds them.
-      if (!table.fullSeen) return "ignored";
+      if (!table.followed) return "ignored";
       table.needsFull = true;
       table.version += 1;
       return "gap";
     }
     for (const row of Array.isArray(msg.rows) ? msg.rows : []) upsert(table, row);
     for (const patch of Array.isArray(msg.changes) ? msg.changes : []) merge(table, patch);
+    if (msg.seq === 1) table.followed = true;
   }
   table.seq = msg.seq;
   if (typeof msg.elapsedMs === "number") table.elapsedMs = msg.elapsedMs;

@@ -50,7 +50,8 @@ export interface BoardSource {
   get(): BoardState;
   /** `listener` is called after every change; returns the function that stops it. */
   subscribe(listener: (state: BoardState) => void): () => void;
-  /** Ask the kernel for every row (a new page, or one that missed a message). */
+  /** Ask the kernel for every row (a new page, or one that missed a message), unless an
+   * earlier ask is still unanswered. */
   ready(): void;
   /** Take one kernel message. */
   receive(msg: unknown): void;
@@ -104,11 +105,20 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
     for (const listener of [...listeners]) listener(state);
   };
 
+  // A `ready` is on its way and no full answer has come since: asking again would make
+  // the kernel send every row twice (2,000 rows are about 600 KB).
+  let asked = false;
+  const ask = () => {
+    asked = true;
+    send?.({ kind: "ready" });
+  };
+
   const onRows = (msg: BoardRowsMessage) => {
     const applied = applyRowsMessage(state.table, msg, clock());
     if (applied === "ignored") return;
-    if (applied === "gap") send?.({ kind: "ready" });
-    state.live = state.live || state.table.fullSeen;
+    if (msg.full) asked = false;
+    if (applied === "gap") ask();
+    state.live = state.live || state.table.followed;
     changed();
   };
 
@@ -172,7 +182,7 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
       };
     },
     ready() {
-      send?.({ kind: "ready" });
+      if (!asked) ask();
     },
     receive(msg) {
       if (!isRecord(msg)) return;

@@ -63,6 +63,7 @@ const host = {
   getWidget: () => Promise.reject(new Error("unused")),
   getModel: () => Promise.reject(new Error("unused")),
 };
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const frame = async () => {
   for (let k = 0; k < 3; k++) await new Promise<void>((resolve) => schedule(resolve));
 };
@@ -83,22 +84,52 @@ const labels = (el: HTMLElement) =>
 afterEach(() => document.body.replaceChildren());
 
 describe("the board widget", () => {
-  it("says ready, shows the kernel's rows and their changes", async () => {
+  it("says ready once, shows the kernel's rows and their changes", async () => {
     const model = new FakeBoardModel({ _instance: "b1" });
     initialize(model);
+    await tick(); // after the messages that came before the module
     expect(model.sent).toEqual([{ kind: "ready" }]);
     const { el } = render(model);
-    expect(model.sent).toEqual([{ kind: "ready" }, { kind: "ready" }]);
-    model.receive(fullMsg(1, [boardRow("a", { label: "seoul", status: "running" })]));
+    // Every row is on its way already: asking again would bring them twice.
+    expect(model.sent).toEqual([{ kind: "ready" }]);
+    model.receive(fullMsg(3, [boardRow("a", { label: "seoul", status: "running" })]));
     model.receive(
-      changesMsg(2, [{ id: "a", status: "finished" }], [boardRow("b", { label: "paris" })]),
+      changesMsg(4, [{ id: "a", status: "finished" }], [boardRow("b", { label: "paris" })]),
     );
     render(model); // the rows came: no new ready
-    expect(model.sent).toHaveLength(2);
+    expect(model.sent).toHaveLength(1);
     await frame();
     expect(labels(el)).toEqual(["seoul", "paris"]);
     expect(el.querySelector(".cs-board-counts")?.textContent).toBe("finished 2");
     expect(el.querySelector(".cs-title")?.textContent).toBe("sweep");
+  });
+
+  it("asks nothing of a kernel it heard from the board's first row message on", async () => {
+    // The board displayed as it is made: its first rows came while the module loaded, and
+    // are handed over right after initialize.
+    const model = new FakeBoardModel({ _instance: "b2" });
+    initialize(model);
+    model.receive(changesMsg(1, [], [boardRow("a", { label: "oslo", status: "running" })]));
+    model.receive(changesMsg(2, [{ id: "a", steps: 2 }], [boardRow("b", { label: "rome" })]));
+    await tick();
+    const { el } = render(model);
+    expect(model.sent).toEqual([]);
+    await frame();
+    expect(labels(el)).toEqual(["oslo", "rome"]);
+    // Live: a run going on can be stopped from the page.
+    const stops = [...el.querySelectorAll<HTMLButtonElement>(".cs-brow .cs-bstop")];
+    expect(stops.filter((button) => !button.hidden)).toHaveLength(1);
+    // A message missed later is a gap: every row is asked for.
+    model.receive(changesMsg(4, [{ id: "a", steps: 4 }]));
+    expect(model.sent).toEqual([{ kind: "ready" }]);
+  });
+
+  it("asks a kernel whose earlier row messages it missed for every row", async () => {
+    const model = new FakeBoardModel({ _instance: "b3" });
+    initialize(model);
+    model.receive(changesMsg(7, [], [boardRow("a")]));
+    await tick();
+    expect(model.sent).toEqual([{ kind: "ready" }]);
   });
 
   it("shows the saved board with no kernel", () => {

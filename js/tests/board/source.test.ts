@@ -19,6 +19,24 @@ describe("a board's source", () => {
     expect(source.get().live).toBe(true);
   });
 
+  it("asks for every row once while no full answer has come", () => {
+    const { sent, source } = live();
+    source.ready();
+    source.ready();
+    expect(sent).toEqual([{ kind: "ready" }]);
+    source.receive(fullMsg(1, [boardRow("a")]));
+    source.ready(); // a later ask (another view) is sent
+    expect(sent).toEqual([{ kind: "ready" }, { kind: "ready" }]);
+  });
+
+  it("counts as live from the board's first row message on, without a full answer", () => {
+    const { sent, source } = live();
+    source.receive(changesMsg(1, [], [boardRow("a")]));
+    expect(source.get().live).toBe(true);
+    expect(source.get().table.followed).toBe(true);
+    expect(sent).toEqual([]);
+  });
+
   it("asks for every row again once when a row message was missed", () => {
     const { sent, source } = live();
     source.receive(fullMsg(1, [boardRow("a")]));
