@@ -137,8 +137,16 @@ function haystack(row: BoardRow): string {
 
 /** Whether `row` passes `filter`. */
 export function matches(row: BoardRow, filter: Filter): boolean {
-  if (filter.statuses.size > 0 && !filter.statuses.has(row.status)) return false;
-  const needle = filter.text.trim().toLowerCase();
+  return passes(row, filter.statuses, needleOf(filter));
+}
+
+/** What a row's text is searched for: the filter's text, trimmed and lower-cased. */
+function needleOf(filter: Filter): string {
+  return filter.text.trim().toLowerCase();
+}
+
+function passes(row: BoardRow, statuses: ReadonlySet<BoardStatus>, needle: string): boolean {
+  if (statuses.size > 0 && !statuses.has(row.status)) return false;
   return needle === "" || haystack(row).includes(needle);
 }
 
@@ -159,29 +167,36 @@ export function arrange(
   sort: Sort | null,
   filter: Filter = NO_FILTER,
 ): string[] {
+  const needle = needleOf(filter);
+  const { statuses } = filter;
+  if (sort === null) {
+    // The board's order: no key to work out (a board's first draw arranges every row).
+    return table.ids.filter((id) => {
+      const row = table.byId.get(id);
+      return row !== undefined && passes(row, statuses, needle);
+    });
+  }
   const keyed: Keyed[] = [];
   for (const id of table.ids) {
     const row = table.byId.get(id);
-    if (row === undefined || !matches(row, filter)) continue;
+    if (row === undefined || !passes(row, statuses, needle)) continue;
     keyed.push({
       id,
-      value: sort === null ? null : sortValue(row, sort.key),
+      value: sortValue(row, sort.key),
       label: labelKey(row),
       position: table.position.get(id) ?? 0,
     });
   }
-  if (sort !== null) {
-    const sign = sort.dir === "asc" ? 1 : -1;
-    keyed.sort((a, b) => {
-      if (a.value !== b.value) {
-        if (a.value === null) return 1;
-        if (b.value === null) return -1;
-        const order = compareKeys(a.value, b.value);
-        if (order !== 0) return sign * order;
-      }
-      return compareKeys(a.label, b.label) || a.position - b.position;
-    });
-  }
+  const sign = sort.dir === "asc" ? 1 : -1;
+  keyed.sort((a, b) => {
+    if (a.value !== b.value) {
+      if (a.value === null) return 1;
+      if (b.value === null) return -1;
+      const order = compareKeys(a.value, b.value);
+      if (order !== 0) return sign * order;
+    }
+    return compareKeys(a.label, b.label) || a.position - b.position;
+  });
   return keyed.map((entry) => entry.id);
 }
 
