@@ -120,17 +120,17 @@ function entryFor(model: BoardWidgetModel): BoardEntry {
   return entry;
 }
 
-/** Ask the kernel for every row unless this page has followed the board from its first
- * row message (a board displayed as it was made): then it holds them all already. */
-function askUnlessFollowed(entry: BoardEntry): void {
-  if (!entry.source.get().table.followed) entry.source.ready();
-}
+/** How long a new model waits for the board's row messages before it asks for every row
+ * (ms). A page displayed with the board hears its first message (`seq` 1) and never asks; a
+ * page that hears a later one first asks at once; one that hears none (a board at rest, a
+ * page opened again) asks after this. */
+export const QUIET_BEFORE_READY_MS = 500;
 
 function initialize({ model }: InitializeProps<BoardModel>): () => void {
   const entry = entryFor(model);
-  // Row messages the kernel sent before this module loaded are delivered right after this
-  // call returns: look at the table once they are applied.
-  const timer = setTimeout(() => askUnlessFollowed(entry), 0);
+  const timer = setTimeout(() => {
+    if (!entry.source.get().table.followed) entry.source.ready();
+  }, QUIET_BEFORE_READY_MS);
   return () => {
     clearTimeout(timer);
     entry.dispose();
@@ -139,7 +139,6 @@ function initialize({ model }: InitializeProps<BoardModel>): () => void {
 
 function render({ model, el }: RenderProps<BoardModel>): () => void {
   const entry = entryFor(model);
-  askUnlessFollowed(entry);
   return entry.views.place(el, () => mountBoard(el, entry.source));
 }
 

@@ -74,7 +74,10 @@ export function adoptSavedRows(table: BoardTable, saved: BoardSaved | null | und
 }
 
 /** What applying a message did. */
-export type Applied = "changed" | "ignored" | "gap";
+/** What a message did: changed the table, nothing (an old message, or one after a gap
+ * while a full answer is awaited), showed a gap in messages the table had followed, or
+ * showed that a table that never followed the kernel missed its first messages. */
+export type Applied = "changed" | "ignored" | "gap" | "missed";
 
 /** Apply one row message that arrived at wall-clock time `receivedAt`. */
 export function applyRowsMessage(
@@ -93,9 +96,8 @@ export function applyRowsMessage(
   } else {
     if (msg.seq <= table.seq || table.needsFull) return "ignored";
     if (msg.seq !== table.seq + 1) {
-      // Before the kernel's first full answer a gap is expected (the page heard changes
-      // made before it asked): that answer holds them.
-      if (!table.followed) return "ignored";
+      // A table that never followed the kernel waits for a full answer, which holds them.
+      if (!table.followed) return "missed";
       table.needsFull = true;
       table.version += 1;
       return "gap";

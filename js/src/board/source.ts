@@ -115,6 +115,10 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
 
   const onRows = (msg: BoardRowsMessage) => {
     const applied = applyRowsMessage(state.table, msg, clock());
+    if (applied === "missed") {
+      if (!asked) ask();
+      return;
+    }
     if (applied === "ignored") return;
     if (msg.full) asked = false;
     if (applied === "gap") ask();

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import type { AnyModel } from "@anywidget/types";
 import { afterEach, describe, expect, it } from "vitest";
-import board from "../../src/board";
+import board, { QUIET_BEFORE_READY_MS } from "../../src/board";
 import type { BoardDown, BoardModel, BoardUp } from "../../src/model/wire";
 import { schedule } from "../../src/views/frame";
 import { part, snapshot } from "../helpers";
@@ -63,7 +63,8 @@ const host = {
   getWidget: () => Promise.reject(new Error("unused")),
   getModel: () => Promise.reject(new Error("unused")),
 };
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Long enough for a new model that heard no row message to ask for every row. */
+const quiet = () => new Promise<void>((resolve) => setTimeout(resolve, QUIET_BEFORE_READY_MS + 20));
 const frame = async () => {
   for (let k = 0; k < 3; k++) await new Promise<void>((resolve) => schedule(resolve));
 };
@@ -87,10 +88,11 @@ describe("the board widget", () => {
   it("says ready once, shows the kernel's rows and their changes", async () => {
     const model = new FakeBoardModel({ _instance: "b1" });
     initialize(model);
-    await tick(); // after the messages that came before the module
-    expect(model.sent).toEqual([{ kind: "ready" }]);
     const { el } = render(model);
-    // Every row is on its way already: asking again would bring them twice.
+    expect(model.sent).toEqual([]); // the board's first messages may be on their way
+    await quiet();
+    expect(model.sent).toEqual([{ kind: "ready" }]);
+    render(model); // every row is on its way already: asking again would bring them twice
     expect(model.sent).toEqual([{ kind: "ready" }]);
     model.receive(fullMsg(3, [boardRow("a", { label: "seoul", status: "running" })]));
     model.receive(
@@ -111,8 +113,8 @@ describe("the board widget", () => {
     initialize(model);
     model.receive(changesMsg(1, [], [boardRow("a", { label: "oslo", status: "running" })]));
     model.receive(changesMsg(2, [{ id: "a", steps: 2 }], [boardRow("b", { label: "rome" })]));
-    await tick();
     const { el } = render(model);
+    await quiet();
     expect(model.sent).toEqual([]);
     await frame();
     expect(labels(el)).toEqual(["oslo", "rome"]);
@@ -124,12 +126,18 @@ describe("the board widget", () => {
     expect(model.sent).toEqual([{ kind: "ready" }]);
   });
 
-  it("asks a kernel whose earlier row messages it missed for every row", async () => {
+  it("asks a kernel whose earlier row messages it missed for every row, once", async () => {
     const model = new FakeBoardModel({ _instance: "b3" });
     initialize(model);
     model.receive(changesMsg(7, [], [boardRow("a")]));
-    await tick();
     expect(model.sent).toEqual([{ kind: "ready" }]);
+    model.receive(changesMsg(8, [{ id: "a", steps: 2 }]));
+    await quiet();
+    expect(model.sent).toEqual([{ kind: "ready" }]);
+    model.receive(fullMsg(9, [boardRow("a", { label: "lima", steps: 2 })]));
+    const { el } = render(model);
+    await frame();
+    expect(labels(el)).toEqual(["lima"]);
   });
 
   it("shows the saved board with no kernel", () => {

@@ -58,10 +58,11 @@ describe("the board's rows", () => {
     expect(table.byId.get("a")?.steps).toBe(7);
   });
 
-  it("waits for the kernel's first full answer without calling earlier changes a gap", () => {
+  it("says a table that never followed the kernel missed messages, and waits for a full one", () => {
     const table = tableFromSaved(savedBoard([boardRow("a")], { seq: 1 }));
-    expect(applyRowsMessage(table, changesMsg(5, [{ id: "a", steps: 5 }]))).toBe("ignored");
+    expect(applyRowsMessage(table, changesMsg(5, [{ id: "a", steps: 5 }]))).toBe("missed");
     expect(table.needsFull).toBe(false);
+    expect(table.byId.get("a")?.steps).not.toBe(5);
     // Changes that follow the saved state directly apply to it.
     expect(applyRowsMessage(table, changesMsg(2, [{ id: "a", steps: 2 }]))).toBe("changed");
     expect(table.byId.get("a")?.steps).toBe(2);
