@@ -3,8 +3,9 @@
  * of the last row message (docs/wire.md, "board"). A full message replaces the table; the
  * others add rows and merge changed fields into known ones, in `seq` order. A message that
  * skips one is a gap: the page asks for every row again (`ready`) and applies nothing until
- * the full answer comes. A page that heard the board's first message needs no full answer. Mutated in place, like the run store: `version` goes up on every
- * change, and a row that changed is a new object, so a view redraws only those.
+ * the full answer comes; a page that heard the board's first message needs no full answer.
+ * Mutated in place, like the run store: `version` goes up on every change, and a row that
+ * changed is a new object, so a view redraws only those.
  */
 
 import type { BoardRow, BoardRowsMessage, BoardSaved } from "../model/wire";
@@ -73,7 +74,6 @@ export function adoptSavedRows(table: BoardTable, saved: BoardSaved | null | und
   return true;
 }
 
-/** What applying a message did. */
 /** What a message did: changed the table, nothing (an old message, or one after a gap
  * while a full answer is awaited), showed a gap in messages the table had followed, or
  * showed that a table that never followed the kernel missed its first messages. */
