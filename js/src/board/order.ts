@@ -135,16 +135,12 @@ function haystack(row: BoardRow): string {
   return text;
 }
 
-/** Whether `row` passes `filter`. */
-export function matches(row: BoardRow, filter: Filter): boolean {
-  return passes(row, filter.statuses, needleOf(filter));
-}
-
 /** What a row's text is searched for: the filter's text, trimmed and lower-cased. */
 function needleOf(filter: Filter): string {
   return filter.text.trim().toLowerCase();
 }
 
+/** Whether `row` is of one of `statuses` (any, when empty) and its text holds `needle`. */
 function passes(row: BoardRow, statuses: ReadonlySet<BoardStatus>, needle: string): boolean {
   if (statuses.size > 0 && !statuses.has(row.status)) return false;
   return needle === "" || haystack(row).includes(needle);

@@ -112,11 +112,14 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
     asked = true;
     send?.({ kind: "ready" });
   };
+  const askOnce = () => {
+    if (!asked) ask();
+  };
 
   const onRows = (msg: BoardRowsMessage) => {
     const applied = applyRowsMessage(state.table, msg, clock());
     if (applied === "missed") {
-      if (!asked) ask();
+      askOnce();
       return;
     }
     if (applied === "ignored") return;
@@ -185,9 +188,7 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
         listeners.delete(listener);
       };
     },
-    ready() {
-      if (!asked) ask();
-    },
+    ready: askOnce,
     receive(msg) {
       if (!isRecord(msg)) return;
       if (msg.kind === "board") onRows(msg as unknown as BoardRowsMessage);
