@@ -374,7 +374,7 @@ export class MarkdownView {
         end = ends[next] as number;
       }
       next += 1;
-      this.addBlock(renderMarkdown(window.slice(cut, end)));
+      this.addBlock(renderMarkdown(window.slice(cut, end)), start + cut, text.length - start - end);
       cut = end;
     }
     if (cut > 0) this.commit(text, start + cut);
@@ -421,11 +421,17 @@ export class MarkdownView {
     );
   }
 
-  /** Put a rendered block after the others, in the last page. */
-  private addBlock(content: DocumentFragment): void {
+  /** Put a rendered block, which starts at offset `at` and has `behind` characters of the
+   * text after it, after the others, in the last page. A page begun far from both ends of
+   * the text (a backlog caught up while the reader follows the end, or the middle of a
+   * long saved text opened at its start) is held out of layout until it is on screen, as
+   * plain sheets are: laid out as they entered the page, the pages of a 1M-delta burst
+   * made the frames after it 30-60 ms long. */
+  private addBlock(content: DocumentFragment, at: number, behind: number): void {
     if (this.page === null || this.page.childElementCount >= PAGE_BLOCKS) {
       this.page = document.createElement("div");
       this.page.className = "cs-md-page";
+      if (at > LIVE_MARKDOWN_LIMIT && behind > LIVE_MARKDOWN_LIMIT) this.heldBack.hold(this.page);
       this.done.append(this.page);
     }
     const block = document.createElement("div");

@@ -84,3 +84,45 @@ describe("a long plain text's sheets", () => {
     expect(plain.textContent).toBe(text(1_000 + SHEET_PIECES * 30 * 4));
   });
 });
+
+describe("the markdown pages of a backlog", () => {
+  it("holds back a page begun far from both ends, and not one a reader is near", async () => {
+    withObserver();
+    const view = new MarkdownView();
+    const paragraphs = Array.from({ length: 120 }, (_, k) => `paragraph ${k} ${"z".repeat(990)}`);
+    const text = `${paragraphs.join("\n\n")}\n\nstill typing`;
+    view.update(text, false);
+    const done = view.el.querySelector(".cs-md-done") as HTMLElement;
+    const pages = () => Array.from(done.children) as HTMLElement[];
+    for (let k = 0; k < 200 && view.el.querySelector(".cs-md-plain") !== null; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(view.el.querySelectorAll("p")).toHaveLength(121);
+    const isHeld = (page: HTMLElement) => page.getAttribute("hidden") === "until-found";
+    const held = pages().filter(isHeld);
+    // Held: the pages begun more than LIVE_MARKDOWN_LIMIT characters from either end of the
+    // 121 KB text. Shown: the first ones (a saved text opens at its start) and the last.
+    expect(held.length).toBeGreaterThan(3);
+    const first = pages().indexOf(held[0] as HTMLElement);
+    expect(first).toBeGreaterThan(0);
+    expect(pages().slice(first, first + held.length)).toEqual(held);
+    expect(pages().slice(0, first).some(isHeld)).toBe(false);
+    expect(isHeld(pages().at(-1) as HTMLElement)).toBe(false);
+    // A held page shows once it is scrolled into view, its text in the page all along.
+    expect(held[0]?.textContent).toContain("paragraph ");
+    FakeObserver.last?.show(held[0] as HTMLElement);
+    expect(held[0]?.hasAttribute("hidden")).toBe(false);
+  });
+
+  it("holds back nothing of a text that streams at a reading pace", () => {
+    withObserver();
+    const view = new MarkdownView();
+    let text = "";
+    for (let k = 0; k < 200; k++) {
+      text += `paragraph ${k} ${"q".repeat(400)}\n\n`;
+      view.update(text, false);
+    }
+    expect(view.el.querySelectorAll(".cs-md-page").length).toBeGreaterThan(2);
+    expect(view.el.querySelector("[hidden]")).toBeNull();
+  });
+});
