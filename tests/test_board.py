@@ -742,3 +742,30 @@ def test_a_cell_that_stopped_waiting_before_the_end_leaves_the_save_to_the_sched
     while not _saves(comm) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert len(_saves(comm)) == 1 and board.kept().keys() == {"r0"}
+
+
+def test_a_rows_tail_is_the_end_of_the_text_however_it_was_read() -> None:
+    # The row's tail reads the end of each text without joining it; whether the text was
+    # joined before (a snapshot), partly or not at all, the tail is the text's last
+    # characters, across blocks, on one line.
+    from chunkscope.board.summary import tail
+    from chunkscope.fold.state import RunState
+
+    words = [f"w{i}{' ' if i % 7 else chr(10)}" for i in range(400)]
+    for read_every in (0, 1, 13, 150):
+        state = RunState()
+        state.handle({"type": "start", "runId": "r", "payload": {}}, 0.0)
+        state.handle({"type": "text-start", "runId": "r", "payload": {"id": "a"}}, 1.0)
+        for i, word in enumerate(words[:300]):
+            delta = {"type": "text-delta", "runId": "r", "payload": {"id": "a", "text": word}}
+            state.handle(delta, 2.0 + i)
+            if read_every and i % read_every == 0:
+                assert state.text.endswith(word)
+        state.handle({"type": "text-end", "runId": "r", "payload": {"id": "a"}}, 400.0)
+        state.handle({"type": "text-start", "runId": "r", "payload": {"id": "b"}}, 401.0)
+        for i, word in enumerate(words[300:302]):
+            delta = {"type": "text-delta", "runId": "r", "payload": {"id": "b", "text": word}}
+            state.handle(delta, 402.0 + i)
+        whole = "".join(words[:302])
+        for size in (1, 5, 40, 120, 5_000):
+            assert tail(state, size) == " ".join(whole[-size:].split()), (read_every, size)

@@ -84,13 +84,13 @@ def tail(state: RunState, size: int = BOARD_TAIL_CHARS) -> str:
     pieces: list[str] = []
     have = 0
     for part in reversed(state.parts):
-        if isinstance(part, TextPart) and part.parent is None and part.text:
-            pieces.append(part.text)
-            have += len(part.text)
+        if isinstance(part, TextPart) and part.parent is None:
+            piece = part.ending(size - have)
+            pieces.append(piece)
+            have += len(piece)
             if have >= size:
                 break
-    text = "".join(reversed(pieces))[-size:]
-    return " ".join(text.split())
+    return " ".join("".join(reversed(pieces)).split())
 
 
 def _marks(tracker: RowTracker, shift: float) -> tuple[list[BoardMark], int]:

@@ -145,6 +145,23 @@ class _Growing(Part):
             self._buf.clear()
         return self._joined
 
+    def ending(self, size: int) -> str:
+        """The last ``size`` characters appended (all of them when there are fewer), read
+        without joining the whole text: joining copies it, and a board reads the end of every
+        run's text many times a second while the runs grow."""
+        if size <= 0:
+            return ""
+        pieces: list[str] = []
+        have = 0
+        for piece in reversed(self._buf):
+            pieces.append(piece)
+            have += len(piece)
+            if have >= size:
+                break
+        else:
+            pieces.append(self._joined[-(size - have) :])
+        return "".join(reversed(pieces))[-size:]
+
 
 class _Stateful(Part):
     """A part that moves through named states; each change is kept with its offset."""
