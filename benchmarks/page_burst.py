@@ -16,7 +16,7 @@ What the page spends is then the page's own: its main thread's busy time (the wa
 its tasks, from a trace), its tasks of 30 and 50 ms and more, when the last delta was on the
 page, and when the whole text had become markdown (the work a burst leaves for after it).
 The trace's thread time is not used: in this machine's Chromium it is erratic, a busy loop
-of 20-160 ms measured 54-100 % of its wall time on an otherwise idle machine, where the
+of 16-160 ms measured 54-100 % of its wall time on an otherwise idle machine, where the
 kernel's own count gave a 1 s loop the whole second.
 
 With several ``--bundle`` files the runs alternate between them, so that each bundle meets the
