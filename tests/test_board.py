@@ -18,6 +18,8 @@ import pytest
 import chunkscope as cs
 from captured_view import RecordingComm
 from chunkscope.board.saving import PART_BYTES
+from chunkscope.board.summary import tail
+from chunkscope.fold.state import RunState
 from chunkscope.live.widget import LIVE_LINE, NBVAL_SANITIZE
 from chunkscope.wire.persisted import PACKED_ENCODING, unpack_snapshot
 
@@ -748,9 +750,6 @@ def test_a_rows_tail_is_the_end_of_the_text_however_it_was_read() -> None:
     # The row's tail reads the end of each text without joining it; whether the text was
     # joined before (a snapshot), partly or not at all, the tail is the text's last
     # characters, across blocks, on one line.
-    from chunkscope.board.summary import tail
-    from chunkscope.fold.state import RunState
-
     words = [f"w{i}{' ' if i % 7 else chr(10)}" for i in range(400)]
     for read_every in (0, 1, 13, 150):
         state = RunState()
