@@ -15,6 +15,14 @@ import type { Sort, SortKey } from "./order";
 import { type RowFlags, RowView } from "./row";
 import { ROW_HEIGHT, scrollToShow, VIEWPORT_FALLBACK, visibleRange } from "./window";
 
+/** New row elements a draw puts into the DOM at most, besides the ones it reuses; the rest
+ * follow in the next frames, the rows in sight first. The browser styles and lays out every element of a row it gains
+ * (about 25), and the first frame of a board also carries JupyterLab placing the output: with
+ * the 18 rows of a full view at once that frame took 44 ms, with 6 of them 25 ms, and the
+ * others came in the two frames after it. Rows reused in place (a sort, a filter, a scroll)
+ * only change their text and are not counted. */
+export const NEW_ROWS_PER_FRAME = 6;
+
 export interface TableActions {
   open(id: string): void;
   pick(id: string): void;
@@ -180,6 +188,7 @@ export class BoardTableView {
       freed.push(view);
     }
     freed.sort((a, b) => a.index - b.index);
+    const admitted = this.admit(wanted, freed.length, sight);
     let reused = 0;
     const els: HTMLElement[] = [];
     for (const [id, index] of wanted) {
@@ -187,6 +196,7 @@ export class BoardTableView {
       if (row === undefined) continue;
       let view = this.shown.get(id);
       if (view === undefined) {
+        if (admitted !== null && !admitted.has(id)) continue;
         view = freed[reused] ?? this.spare.pop() ?? this.newRow();
         if (view === freed[reused]) reused += 1;
         this.shown.set(id, view);
@@ -202,6 +212,27 @@ export class BoardTableView {
       this.spare.push(view);
     }
     placeChildren(this.canvas, els);
+    if (admitted !== null) this.redraw();
+  }
+
+  /** Which of the `wanted` rows not in the DOM this draw puts in, when it cannot put them all
+   * (null: all of them): as many as the `reusable` rows that left the view can show, and
+   * NEW_ROWS_PER_FRAME more; the rows in `sight` first, then the others from the top. The
+   * row asked for by the keyboard is always put in, since it is focused right after. */
+  private admit(
+    wanted: Map<string, number>,
+    reusable: number,
+    sight: { start: number; end: number },
+  ): Set<string> | null {
+    const missing: [string, number][] = [];
+    for (const entry of wanted) if (!this.shown.has(entry[0])) missing.push(entry);
+    const room = reusable + NEW_ROWS_PER_FRAME;
+    if (missing.length <= room) return null;
+    const inSight = ([, index]: [string, number]) => index >= sight.start && index < sight.end;
+    const ordered = [...missing.filter(inSight), ...missing.filter((entry) => !inSight(entry))];
+    const admitted = new Set(ordered.slice(0, room).map(([id]) => id));
+    if (this.current !== null && wanted.has(this.current)) admitted.add(this.current);
+    return admitted;
   }
 
   /** Set where the shared time axis ends (ms since the board started); the strips of the
@@ -215,8 +246,8 @@ export class BoardTableView {
    * page at once, and a move happens while the notebook draws its output anew.
    *
    * A moved element is styled and laid out anew, every row in it: the rows out of sight
-   * (the margin) leave the DOM now and come back a frame after the ones in sight, so the
-   * first frame after a move carries about half the rows. */
+   * (the margin) leave the DOM now and come back in the frames after, so the first frame
+   * after a move carries about half the rows. */
   moved(): void {
     if (this.scrollTop > 0) schedule(this.restoreScroll, "read");
     const ids = this.content?.ids;

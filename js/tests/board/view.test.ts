@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { COMPARE_NEEDS_KERNEL } from "../../src/board/comparison";
 import { type BoardSource, createBoardSource } from "../../src/board/source";
+import { NEW_ROWS_PER_FRAME } from "../../src/board/table";
 import { AXIS_TICK_MS, type BoardHandle, mountBoard } from "../../src/board/view";
 import { MARGIN_ROWS, ROW_HEIGHT, VIEWPORT_FALLBACK } from "../../src/board/window";
 import type { BoardRow, BoardSaved, BoardUp } from "../../src/model/wire";
@@ -14,6 +15,28 @@ import { boardRow, changesMsg, fullMsg, manyRows, savedBoard } from "./builders"
 const frame = async () => {
   for (let k = 0; k < 3; k++) await new Promise<void>((resolve) => schedule(resolve));
 };
+
+/** Draws frame by frame until the rows in the DOM stop changing: how many there were after
+ * the draw before the first frame, then after each frame. */
+const rowsFrameByFrame = async (el: HTMLElement, from = rowEls(el).length) => {
+  const counts = [from];
+  let still = 0;
+  for (let k = 0; k < 100 && still < 2; k++) {
+    await new Promise<void>((resolve) => schedule(resolve));
+    const count = rowEls(el).length;
+    still = count === counts.at(-1) ? still + 1 : 0;
+    counts.push(count);
+  }
+  return counts;
+};
+
+/** The labels of manyRows' rows `[from, to)`. */
+const manyRowLabels = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, k) => `q${from + k}`);
+
+/** No frame put more than NEW_ROWS_PER_FRAME rows into the DOM. */
+const fewAtATime = (counts: number[]) =>
+  counts.every((count, k) => k === 0 || count - (counts[k - 1] as number) <= NEW_ROWS_PER_FRAME);
 
 let mounted: BoardHandle[] = [];
 afterEach(() => {
@@ -100,33 +123,38 @@ describe("the board's table", () => {
     expect(el.querySelector(".cs-board-counts")?.textContent).toBe("running 1");
   });
 
-  it("keeps only the rows in view in the DOM, and scrolling brings the others", async () => {
+  it("keeps only the rows in view in the DOM, adds them a few a frame, and scrolling brings the others", async () => {
     const { el } = liveBoard(manyRows(2000));
     const inSight = Math.ceil(VIEWPORT_FALLBACK / ROW_HEIGHT);
-    // The rows in sight are drawn first, the margin below them in the next frame.
-    expect(rowEls(el).length).toBe(inSight);
-    await frame();
     const inView = inSight + MARGIN_ROWS;
-    expect(rowEls(el).length).toBe(inView);
-    expect(labelsShown(el)[0]).toBe("q0");
+    // The first draw puts in the first rows in sight; each frame adds a few more, the rows in
+    // sight first and the margin below them after.
+    expect(labelsShown(el)).toEqual(manyRowLabels(0, NEW_ROWS_PER_FRAME));
+    const counts = await rowsFrameByFrame(el);
+    expect(fewAtATime(counts)).toBe(true);
+    expect(counts.at(-1)).toBe(inView);
+    expect(counts.length).toBeGreaterThan(3);
+    expect(labelsShown(el)).toEqual(manyRowLabels(0, inView));
     const scroller = el.querySelector(".cs-board-scroll") as HTMLElement;
     expect(scroller.getAttribute("aria-rowcount")).toBe("2001");
     expect((el.querySelector(".cs-board-canvas") as HTMLElement).style.height).toBe(
       `${2000 * ROW_HEIGHT}px`,
     );
+    // The rows that left the view show the new ones; the few more a scroll needs come a
+    // few a frame.
     scroller.scrollTop = 1500 * ROW_HEIGHT;
     scroller.dispatchEvent(new Event("scroll"));
-    await frame();
+    const scrolled = await rowsFrameByFrame(el, inView);
+    expect(fewAtATime(scrolled)).toBe(true);
     const shown = labelsShown(el);
-    expect(shown).toContain("q1500");
     expect(shown).not.toContain("q0");
-    expect(rowEls(el).length).toBe(inView + MARGIN_ROWS);
+    expect(shown).toEqual(manyRowLabels(1500 - MARGIN_ROWS, 1500 + inSight + MARGIN_ROWS));
     expect(rowOf(el, "q1500").style.top).toBe(`${1500 * ROW_HEIGHT}px`);
   });
 
-  it("moved into another element, draws the rows in sight first and the margin a frame later", async () => {
+  it("moved into another element, draws the rows in sight first and the margin after", async () => {
     const { el, view } = liveBoard(manyRows(2000));
-    await frame();
+    await rowsFrameByFrame(el);
     const inSight = Math.ceil(VIEWPORT_FALLBACK / ROW_HEIGHT);
     const before = labelsShown(el);
     expect(before.length).toBe(inSight + MARGIN_ROWS);
@@ -139,7 +167,7 @@ describe("the board's table", () => {
     expect(labelsShown(target)).toEqual(before.slice(0, inSight));
     await new Promise<void>((resolve) => schedule(resolve));
     expect(labelsShown(target)).toEqual(before.slice(0, inSight));
-    await frame();
+    expect(fewAtATime(await rowsFrameByFrame(target, inSight))).toBe(true);
     expect(labelsShown(target)).toEqual(before);
     expect(rowOf(target, `q${inSight}`).style.top).toBe(`${inSight * ROW_HEIGHT}px`);
   });
