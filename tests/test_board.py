@@ -25,14 +25,21 @@ from chunkscope.wire.persisted import PACKED_ENCODING, unpack_snapshot
 
 
 class CapturedBoard(cs.RunBoard):
-    """A board that keeps what it would send to the page."""
+    """A board that keeps what it would send to the page: ``raw`` as sent, ``sent`` as the
+    page applies it (a round's messages one by one)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.raw: list[dict[str, Any]] = []
         self.sent: list[dict[str, Any]] = []
         super().__init__(*args, **kwargs)
 
     def send(self, content: Any, buffers: Any = None) -> None:
-        self.sent.append(json.loads(json.dumps(content)))
+        message = json.loads(json.dumps(content))
+        self.raw.append(message)
+        if message.get("kind") == "round":
+            self.sent.extend(message["messages"])
+        else:
+            self.sent.append(message)
 
 
 def _text_run(label: str, n: int = 20, delay: float = 0.0) -> Iterator[dict[str, Any]]:
@@ -296,6 +303,36 @@ def test_an_opened_run_gets_its_snapshot_then_live_batches_and_closing_stops_the
         board, {"kind": "run", "id": run_id, "message": {"kind": "rows"}}, []
     )
     assert len(board.sent) == count, "a closed run answers no requests"
+
+
+def test_a_round_sends_the_opened_runs_batch_and_the_rows_in_one_message() -> None:
+    runs = {f"r{i}": (lambda i=i: _text_run(f"r{i}", 40, 0.01)) for i in range(3)}
+    board = CapturedBoard(runs)
+    opened = board._board.runs[0]
+    board._on_front_end_message(board, {"kind": "open", "id": opened.id}, [])
+    board.result(timeout=30)
+    time.sleep(0.2)
+    rounds = [m for m in board.raw if m["kind"] == "round"]
+    assert len(rounds) >= 5, "the runs streamed over many rounds"
+    for message in rounds:
+        kinds = [inner["kind"] for inner in message["messages"]]
+        assert kinds == ["run", "board"], kinds
+        assert message["messages"][0]["message"]["kind"] == "batch"
+    # Nothing sent in a round went on its own besides it: every batch of the opened run is in
+    # a round unless no row changed with it, and every row message after the first few too.
+    alone = [m for m in board.raw if m["kind"] == "run" and m["message"]["kind"] == "batch"]
+    assert len(alone) <= 2, alone
+    # The page gets the same as before: the rows in seq order, the run's text whole.
+    seqs = [m["seq"] for m in board.sent if m["kind"] == "board"]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    text = "".join(
+        op.get("text", "")
+        for m in board.sent
+        if m["kind"] == "run" and m["message"]["kind"] == "batch"
+        for op in m["message"]["ops"]
+        if op.get("op") == "append"
+    )
+    assert _expected_text("r0", 40).endswith(text) and len(text) > 0
 
 
 def test_the_opened_run_answers_rows_and_held_value_requests() -> None:

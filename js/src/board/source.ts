@@ -153,6 +153,13 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
     changed();
   };
 
+  const receiveOne = (msg: unknown): void => {
+    if (!isRecord(msg)) return;
+    if (msg.kind === "board") onRows(msg as unknown as BoardRowsMessage);
+    else if (msg.kind === "run") onRun(msg as unknown as BoardRunMessage);
+    else if (msg.kind === "compare") onCompare(msg as unknown as BoardCompareMessage);
+  };
+
   /** The feed of run `id`: from the kernel when one answers, else from the saved board. */
   const openRun = (id: string): OpenedRun => {
     const label = state.table.byId.get(id)?.label ?? id;
@@ -191,9 +198,10 @@ export function createBoardSource(options: BoardSourceOptions): BoardSource {
     ready: askOnce,
     receive(msg) {
       if (!isRecord(msg)) return;
-      if (msg.kind === "board") onRows(msg as unknown as BoardRowsMessage);
-      else if (msg.kind === "run") onRun(msg as unknown as BoardRunMessage);
-      else if (msg.kind === "compare") onCompare(msg as unknown as BoardCompareMessage);
+      // A round's messages, applied in order: the page draws them in one frame.
+      if (msg.kind === "round" && Array.isArray(msg.messages))
+        for (const each of msg.messages) receiveOne(each);
+      else receiveOne(msg);
     },
     adoptSaved(next) {
       if (!isRecord(next)) return;

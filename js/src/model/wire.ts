@@ -750,8 +750,23 @@ export interface BoardCompareMessage {
   error: string | null;
 }
 
+/**
+ * Kernel → board: what one round of the board's schedule sends, together: the opened
+ * run's batch and the rows that changed. Apart, they reached the page in two websocket
+ * messages that were often drawn in two frames.
+ */
+export interface BoardRoundMessage {
+  kind: "round";
+  /** Applied in order, as if each had come on its own. */
+  messages: (BoardRowsMessage | BoardRunMessage)[];
+}
+
 /** A message from the kernel to a board. */
-export type BoardDown = BoardRowsMessage | BoardRunMessage | BoardCompareMessage;
+export type BoardDown =
+  | BoardRowsMessage
+  | BoardRunMessage
+  | BoardCompareMessage
+  | BoardRoundMessage;
 
 /**
  * Board → kernel: open one run in place (null closes it): its snapshot and then its live

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createBoardSource } from "../../src/board/source";
 import { pack } from "../../src/model/persisted";
 import { type BoardUp, PACKED_ENCODING } from "../../src/model/wire";
-import { part, snapshot, snapshotMsg } from "../helpers";
+import { batch, part, snapshot, snapshotMsg } from "../helpers";
 import { boardRow, changesMsg, fullMsg, savedBoard } from "./builders";
 
 function live() {
@@ -61,6 +61,40 @@ describe("a board's source", () => {
     expect(sent.at(-1)).toEqual({ kind: "run", id: "a", message: { kind: "rows" } });
     source.open("a");
     expect(sent.filter((up) => up.kind === "open")).toHaveLength(1);
+  });
+
+  it("applies a round's messages in order: the opened run's batch and the rows", () => {
+    const { source } = live();
+    source.receive(fullMsg(1, [boardRow("a"), boardRow("b")]));
+    source.open("a");
+    source.receive({
+      kind: "run",
+      id: "a",
+      message: snapshotMsg(snapshot([part("text", { id: "t", text: "Hel" })], { seq: 1 })),
+    });
+    let heard = 0;
+    source.subscribe(() => {
+      heard += 1;
+    });
+    source.receive({
+      kind: "round",
+      messages: [
+        {
+          kind: "run",
+          id: "a",
+          message: batch(2, { op: "append", id: "t", field: "text", text: "lo", t: 3 }),
+        },
+        changesMsg(2, [{ id: "b", steps: 2 }]),
+        changesMsg(3, [{ id: "b", steps: 3 }]),
+      ],
+    });
+    expect(source.get().opened?.feed.store.get().byId.get("t")).toMatchObject({ text: "Hello" });
+    expect(source.get().table.byId.get("b")?.steps).toBe(3);
+    expect(heard).toBeGreaterThan(0);
+    // A round of something else, or no list, changes nothing.
+    source.receive({ kind: "round", messages: "rows" });
+    source.receive({ kind: "round", messages: [null, 7, { kind: "unknown" }] });
+    expect(source.get().table.byId.get("b")?.steps).toBe(3);
   });
 
   it("decodes a packed kept run when no kernel is there", async () => {

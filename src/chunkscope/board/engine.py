@@ -47,6 +47,13 @@ class BoardSink(Protocol):
         the runs kept whole (once every run ended), else the rows only."""
 
 
+class _Gathering(threading.local):
+    """Per thread: the messages a round of the board's schedule is gathering, on its own
+    thread while the round lasts (None elsewhere)."""
+
+    messages: list[dict[str, Any]] | None = None
+
+
 class _RunSink:
     """A run's channel output: wrapped for the board when the run is opened, else dropped."""
 
@@ -56,7 +63,7 @@ class _RunSink:
 
     def _send(self, message: dict[str, Any]) -> None:
         if self._board.opened is self._run:
-            self._board.sink.send({"kind": "run", "id": self._run.id, "message": message})
+            self._board.deliver({"kind": "run", "id": self._run.id, "message": message})
 
     def send_batch(self, seq: int, ops: list[Op]) -> None:
         self._send({"kind": "batch", "seq": seq, "ops": ops})
@@ -195,6 +202,7 @@ class Board:
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._send_lock = threading.Lock()
+        self._gathering = _Gathering()
         self._origin = time.monotonic()
         self._thread: threading.Thread | None = None
         self._loader: threading.Thread | None = None
@@ -320,30 +328,60 @@ class Board:
                 run.sent = row
             self._send_rows(rows, [], full=True)
 
-    def _send_changes(self, runs: list[BoardRun]) -> None:
-        """The rows the pages lack and the fields that changed, in one message."""
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Send one message to the pages; during a round, on the round's thread, it waits to
+        go with the round's others."""
+        gathered = self._gathering.messages
+        if gathered is None:
+            self.sink.send(message)
+        else:
+            gathered.append(message)
+
+    def _send_round(self, opened: BoardRun | None, changed: list[BoardRun]) -> None:
+        """The opened run's batch and the rows that changed, in one message: a page that gets
+        them together draws them in one frame. Sent under the lock of the row messages, so
+        that a full answer to another page's ``ready`` goes before or after it, in ``seq``
+        order. A snapshot the opened run sends meanwhile may overtake its batch: a page drops
+        a batch its snapshot already holds."""
         with self._send_lock:
-            added: list[BoardRow] = []
-            changes: list[dict[str, Any]] = []
-            for run in runs:
-                row = run.row()
-                before = run.sent
-                run.sent = row
-                if before is None:
-                    added.append(row)
-                    continue
-                change = {key: value for key, value in row.items() if before.get(key) != value}
-                if change:
-                    change["id"] = row["id"]
-                    changes.append(change)
-            if added or changes:
-                self._send_rows(added, changes, full=False)
+            gathered: list[dict[str, Any]] = []
+            self._gathering.messages = gathered
+            try:
+                if opened is not None:
+                    opened.channel.flush()
+                if changed:
+                    self._gather_changes(changed)
+            finally:
+                self._gathering.messages = None
+            if len(gathered) == 1:
+                self.sink.send(gathered[0])
+            elif gathered:
+                self.sink.send({"kind": "round", "messages": gathered})
+
+    def _gather_changes(self, runs: list[BoardRun]) -> None:
+        """The rows the pages lack and the fields that changed, in one message (the caller
+        holds the lock of the row messages)."""
+        added: list[BoardRow] = []
+        changes: list[dict[str, Any]] = []
+        for run in runs:
+            row = run.row()
+            before = run.sent
+            run.sent = row
+            if before is None:
+                added.append(row)
+                continue
+            change = {key: value for key, value in row.items() if before.get(key) != value}
+            if change:
+                change["id"] = row["id"]
+                changes.append(change)
+        if added or changes:
+            self._send_rows(added, changes, full=False)
 
     def _send_rows(
         self, rows: list[BoardRow], changes: list[dict[str, Any]], *, full: bool
     ) -> None:
         self.seq += 1
-        self.sink.send(
+        self.deliver(
             {
                 "kind": "board",
                 "seq": self.seq,
@@ -483,11 +521,7 @@ class Board:
             changed = [run for run in self.runs if run.channel.changed]
             for run in changed:
                 run.channel.changed = False
-        opened = self.opened
-        if opened is not None:
-            opened.channel.flush()
-        if changed:
-            self._send_changes(changed)
+        self._send_round(self.opened, changed)
         if self.done:
             with self._lock:
                 if any(run.channel.changed for run in self.runs):

@@ -54,6 +54,7 @@ __all__ = [
     "BoardMarkKind",
     "BoardModel",
     "BoardOpenRequest",
+    "BoardRoundMessage",
     "BoardRow",
     "BoardRowPatch",
     "BoardRowsMessage",
@@ -966,7 +967,17 @@ class BoardCompareMessage(TypedDict):
     error: str | None
 
 
-BoardDown: TypeAlias = BoardRowsMessage | BoardRunMessage | BoardCompareMessage
+class BoardRoundMessage(TypedDict):
+    """Kernel → board: what one round of the board's schedule sends, together: the opened
+    run's batch and the rows that changed. Apart, they reached the page in two websocket
+    messages that were often drawn in two frames."""
+
+    kind: Literal["round"]
+    messages: list[BoardRowsMessage | BoardRunMessage]
+    """Applied in order, as if each had come on its own."""
+
+
+BoardDown: TypeAlias = BoardRowsMessage | BoardRunMessage | BoardCompareMessage | BoardRoundMessage
 """A message from the kernel to a board."""
 
 
