@@ -30,6 +30,8 @@ let pending = false;
 let frameStart: number | null = null;
 /** An animation frame's jobs are running (not a first draw's, nor an `afterFrame` task). */
 let flushing = false;
+/** The phase whose jobs are running in the frame, if any. */
+let running: Phase | null = null;
 /** Time (performance.now) before which no frame is asked for. */
 let restUntil = 0;
 
@@ -57,11 +59,14 @@ function flush(): void {
   frameStart = start;
   flushing = true;
   try {
+    running = "write";
     runAll(queues.write);
+    running = "read";
     runAll(queues.read);
   } finally {
     frameStart = null;
     flushing = false;
+    running = null;
   }
   const end = performance.now();
   const took = end - start;
@@ -72,7 +77,8 @@ function flush(): void {
 /** Run `job` in the next frame's `phase` (once, however often it is scheduled). */
 export function schedule(job: Job, phase: Phase = "write"): void {
   queues[phase].add(job);
-  if (pending) return;
+  // A read asked for by a frame's write runs in that frame's reads: no frame of its own.
+  if (pending || (running === "write" && phase === "read")) return;
   pending = true;
   const wait = restUntil - performance.now();
   if (wait > 0) setTimeout(() => requestFrame(flush), wait);

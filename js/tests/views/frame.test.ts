@@ -46,6 +46,36 @@ describe("schedule", () => {
     vi.restoreAllMocks();
   });
 
+  it("runs a read that a frame's write asks for in that frame, without asking for another", async () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => {
+      frames.push(callback);
+      return frames.length;
+    });
+    try {
+      const order: string[] = [];
+      const follow = () => order.push("follow");
+      const draw = () => {
+        order.push("draw");
+        schedule(follow, "read");
+      };
+      schedule(draw);
+      expect(frames).toHaveLength(1);
+      (frames.shift() as FrameRequestCallback)(0);
+      expect(order).toEqual(["draw", "follow"]);
+      expect(frames).toHaveLength(0);
+      // A read asked for by a read still waits for the next frame.
+      const again = () => order.push("again");
+      schedule(() => schedule(again, "read"), "read");
+      (frames.shift() as FrameRequestCallback)(0);
+      expect(frames).toHaveLength(1);
+      (frames.shift() as FrameRequestCallback)(0);
+      expect(order.at(-1)).toBe("again");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("rests after a long frame, for twice its length, but draws at least every MAX_FRAME_PERIOD_MS", async () => {
     let now = 1_000;
     vi.spyOn(performance, "now").mockImplementation(() => now);

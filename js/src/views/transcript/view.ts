@@ -146,7 +146,7 @@ export class TranscriptView {
       // Followed in the next frame rather than at once: the callback runs inside the frame
       // that laid the content out, which is long enough already while a stream pours in.
       this.resizes = new ResizeObserver(() => {
-        if (this.stick) schedule(this.keepAtBottom, "read");
+        if (this.stick && !this.atEnd()) schedule(this.keepAtBottom, "read");
       });
       this.resizes.observe(this.blocksEl);
     }
@@ -386,6 +386,13 @@ export class TranscriptView {
       drawn.view.el.append(drawn.children);
     }
     return drawn.children;
+  }
+
+  /** Scrolled to the very end. Read where the layout is fresh (a size observer's callback,
+   * after the frame's layout), it costs no layout. */
+  private atEnd(): boolean {
+    const s = this.scroller;
+    return s.scrollHeight - s.scrollTop - s.clientHeight <= 1;
   }
 
   private atBottom(): boolean {
