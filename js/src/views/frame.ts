@@ -28,9 +28,8 @@ const queues: Record<Phase, Set<Job>> = { write: new Set(), read: new Set() };
 let pending = false;
 /** performance.now() when the frame being run began; null outside a frame. */
 let frameStart: number | null = null;
-/** An animation frame's jobs are running (not a first draw's, nor an `afterFrame` task). */
-let flushing = false;
-/** The phase whose jobs are running in the frame, if any. */
+/** The phase whose jobs an animation frame is running; null outside a frame's jobs (a first
+ * draw's and an `afterFrame` task's included). */
 let running: Phase | null = null;
 /** Time (performance.now) before which no frame is asked for. */
 let restUntil = 0;
@@ -57,7 +56,6 @@ function flush(): void {
   pending = false;
   const start = performance.now();
   frameStart = start;
-  flushing = true;
   try {
     running = "write";
     runAll(queues.write);
@@ -65,7 +63,6 @@ function flush(): void {
     runAll(queues.read);
   } finally {
     frameStart = null;
-    flushing = false;
     running = null;
   }
   const end = performance.now();
@@ -132,7 +129,7 @@ export function afterFrame(job: Job): void {
   afterQueue.add(job);
   if (afterPending) return;
   afterPending = true;
-  if (flushing) postAfter();
+  if (running !== null) postAfter();
   else requestFrame(postAfter);
 }
 

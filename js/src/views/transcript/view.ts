@@ -146,7 +146,8 @@ export class TranscriptView {
       // Followed in the next frame rather than at once: the callback runs inside the frame
       // that laid the content out, which is long enough already while a stream pours in.
       this.resizes = new ResizeObserver(() => {
-        if (this.stick && !this.atEnd()) schedule(this.keepAtBottom, "read");
+        // Read here, after the frame's layout, where the geometry costs no layout.
+        if (this.stick && !this.atBottom(1)) schedule(this.keepAtBottom, "read");
       });
       this.resizes.observe(this.blocksEl);
     }
@@ -388,16 +389,10 @@ export class TranscriptView {
     return drawn.children;
   }
 
-  /** Scrolled to the very end. Read where the layout is fresh (a size observer's callback,
-   * after the frame's layout), it costs no layout. */
-  private atEnd(): boolean {
+  /** Scrolled to within `slack` px of the end. */
+  private atBottom(slack = BOTTOM_SLACK_PX): boolean {
     const s = this.scroller;
-    return s.scrollHeight - s.scrollTop - s.clientHeight <= 1;
-  }
-
-  private atBottom(): boolean {
-    const s = this.scroller;
-    return s.scrollHeight - s.scrollTop - s.clientHeight <= BOTTOM_SLACK_PX;
+    return s.scrollHeight - s.scrollTop - s.clientHeight <= slack;
   }
 
   private toBottom(height = this.scroller.scrollHeight): void {
