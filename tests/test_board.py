@@ -805,3 +805,15 @@ def test_a_rows_tail_is_the_end_of_the_text_however_it_was_read() -> None:
         whole = "".join(words[:302])
         for size in (1, 5, 40, 120, 5_000):
             assert tail(state, size) == " ".join(whole[-size:].split()), (read_every, size)
+
+
+def test_the_board_sends_its_style_sheet_for_its_shadow_root_and_none_for_the_pages_head() -> None:
+    # The page draws a board in a shadow root of its output, out of reach of JupyterLab's
+    # sheets. anywidget would put a `_css` sheet into the page's head, where it reaches
+    # nothing of the board; the page puts `_styles` into the shadow root instead.
+    board = cs.runs({})
+    state = board.get_state()
+    assert "_css" not in state
+    built = Path(cs.__file__).parent / "static" / "board.css"
+    assert state["_styles"] == built.read_text(encoding="utf-8")
+    assert ".cs-brow" in state["_styles"] and ".cs-transcript" in state["_styles"]

@@ -1,13 +1,15 @@
 /**
  * The anywidget entry of RunBoard. `initialize` keeps one board source per model, fed by the
- * kernel's messages (docs/wire.md, "board"); `render` draws a view of it, or moves the view
- * JupyterLab left off the page when it drew the output again (see host/placed.ts).
+ * kernel's messages (docs/wire.md, "board"); `render` draws a view of it in a shadow root of
+ * the output (see host/shadow.ts), or moves the view JupyterLab left off the page when it drew
+ * the output again (see host/placed.ts).
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import { type BoardSource, createBoardSource, keptIn } from "./board/source";
 import { type BoardHandle, mountBoard } from "./board/view";
 import { PlacedViews } from "./host/placed";
 import { ModelEntries } from "./host/registry";
+import { shadowMount } from "./host/shadow";
 import {
   BOARD_SAVED_PART_PREFIX,
   type BoardModel,
@@ -139,7 +141,8 @@ function initialize({ model }: InitializeProps<BoardModel>): () => void {
 
 function render({ model, el }: RenderProps<BoardModel>): () => void {
   const entry = entryFor(model);
-  return entry.views.place(el, () => mountBoard(el, entry.source));
+  const mount = shadowMount(el, model.get("_styles") ?? "");
+  return entry.views.place(mount, () => mountBoard(mount, entry.source));
 }
 
 export default { initialize, render };

@@ -3,10 +3,18 @@ measure from inside the page."""
 
 from __future__ import annotations
 
+#: A JavaScript expression for the page's board element: the board is drawn in an open
+#: shadow root of its output, where a query on the document does not reach.
+BOARD_JS = (
+    "[...document.querySelectorAll('.cs-shadow-host')]"
+    ".map((host) => host.shadowRoot?.querySelector('.cs-board')).find(Boolean) ?? null"
+)
+
 #: Installs, in the page, the record of long tasks (``window.__longtasks``), of what long
 #: frames spent their time on (``window.__longframes``) and of the animation frames in which
 #: the board's rows changed (``window.__rowDraws``).
-OBSERVE_JS = """
+OBSERVE_JS = (
+    """
 () => {
   window.__longtasks = [];
   new PerformanceObserver((list) => {
@@ -31,7 +39,9 @@ OBSERVE_JS = """
   // When the board's rows change: one timestamp per animation frame that changed them.
   window.__rowDraws = [];
   const watch = () => {
-    const canvas = document.querySelector('.cs-board .cs-board-canvas');
+    const canvas = ("""
+    + BOARD_JS
+    + """)?.querySelector('.cs-board-canvas');
     if (!canvas) { requestAnimationFrame(watch); return; }
     new MutationObserver(() => {
       const now = performance.now();
@@ -42,3 +52,4 @@ OBSERVE_JS = """
   watch();
 }
 """
+)

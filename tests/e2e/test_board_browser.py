@@ -26,7 +26,7 @@ import json
 from typing import Any
 
 import pytest
-from board_page import OBSERVE_JS
+from board_page import BOARD_JS, OBSERVE_JS
 from lab import LabPage
 from streamview import cell_stdout, wait_until
 
@@ -89,9 +89,12 @@ print(json.dumps({
 
 
 # Every row's cells, read by scrolling the windowed table from top to bottom.
-_READ_ROWS_JS = """
+_READ_ROWS_JS = (
+    """
 async () => {
-  const board = document.querySelector('.cs-board');
+  const board = """
+    + BOARD_JS
+    + """;
   const scroller = board.querySelector('.cs-board-scroll');
   const rows = {};
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
@@ -110,6 +113,7 @@ async () => {
   return rows;
 }
 """
+)
 
 MEASURED: dict[str, Any] = {}
 
@@ -147,7 +151,7 @@ def test_a_hundred_runs_stream_into_one_board_with_nothing_lost(lab: LabPage) ->
     kernel = json.loads(cell_stdout(lab, 2))
     assert kernel == {"equal": 100, "statuses": ["finished"]}
     lab.page.wait_for_function(
-        "() => /finished 100\\b/.test(document.querySelector('.cs-board .cs-board-counts')"
+        f"() => /finished 100\\b/.test(({BOARD_JS})?.querySelector('.cs-board-counts')"
         "?.textContent ?? '')",
         timeout=30_000,
         polling=250,
@@ -232,7 +236,7 @@ def test_two_thousand_recorded_runs_sort_and_filter_without_a_long_task(lab: Lab
     kernel = json.loads(cell_stdout(lab, 2))
     assert kernel["runs"] == 2000 and kernel["statuses"] == ["finished"]
     lab.page.wait_for_function(
-        "() => /finished 2,000\\b/.test(document.querySelector('.cs-board .cs-board-counts')"
+        f"() => /finished 2,000\\b/.test(({BOARD_JS})?.querySelector('.cs-board-counts')"
         "?.textContent ?? '')",
         timeout=60_000,
         polling=250,
@@ -305,6 +309,17 @@ def test_pick_two_rows_to_compare_and_reopen_a_saved_board_without_its_kernel(
     assert lab.run_cell(0)
     assert lab.run_cell(1, timeout_s=90)
     board = lab.page.locator(BOARD)
+    # Keys typed into the filter box are the box's, though it is in a shadow root where the
+    # page sees only the root's host: none reaches JupyterLab's command-mode shortcuts (`d d`
+    # deletes a cell, `a` and `b` insert one, `m` makes it Markdown).
+    filter_box = board.locator(".cs-board-filter")
+    filter_box.click()
+    filter_box.press_sequentially("ddabm")
+    assert filter_box.input_value() == "ddabm"
+    assert board.locator(".cs-brow").count() == 0
+    cells = lab.page.locator(".jp-Notebook .jp-Cell")
+    assert cells.count() == 2 and lab.page.locator(".jp-Notebook .jp-MarkdownCell").count() == 0
+    filter_box.fill("")
     board.locator(".cs-bpick").nth(0).check()
     board.locator(".cs-bpick").nth(1).check()
     board.locator(".cs-board-compare").click()

@@ -8,7 +8,7 @@
  * Up/Down, Home and End move between them, Enter opens the run, Space picks it.
  */
 import type { BoardRow } from "../model/wire";
-import { h, placeChildren, setAttr, setText } from "../views/dom";
+import { activeElementFor, h, placeChildren, setAttr, setText } from "../views/dom";
 import { schedule, unschedule } from "../views/frame";
 import { COLUMNS, cellFlex } from "./columns";
 import type { Sort, SortKey } from "./order";
@@ -320,7 +320,7 @@ export class BoardTableView {
   }
 
   private focusedRow(): RowView | undefined {
-    const active = this.el.ownerDocument.activeElement;
+    const active = activeElementFor(this.el);
     return active !== null && this.canvas.contains(active) ? this.rowOf(active) : undefined;
   }
 

@@ -812,4 +812,9 @@ export interface BoardModel {
   saved: BoardSaved | null;
   /** Unique to the model. */
   _instance?: string;
+  /**
+   * The board's style sheet, which the page puts in the shadow root the board is drawn in
+   * (a sheet given to anywidget as `_css` would go to the page's head instead).
+   */
+  _styles?: string;
 }

@@ -9,7 +9,7 @@ import type { FetchHeld } from "../held/values";
 import type { Store } from "../model/store";
 import { mountActivity } from "./activity";
 import { gateWhileDetached } from "./attached";
-import { h, setText } from "./dom";
+import { activeElementFor, h, setText } from "./dom";
 import { createFindBar } from "./find";
 import { createShared, type MountPanel, type PanelContext } from "./panel";
 import { mountStatus } from "./status";
@@ -123,7 +123,8 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   // Arrow keys move between the tabs (and show them), Home and End go to the ends.
   tabBar.addEventListener("keydown", (event) => {
     const names = TABS.map(([name]) => name);
-    const at = names.findIndex((name) => buttons.get(name) === document.activeElement);
+    const active = activeElementFor(tabBar);
+    const at = names.findIndex((name) => buttons.get(name) === active);
     if (at < 0) return;
     let to = at;
     if (event.key === "ArrowRight") to = (at + 1) % names.length;

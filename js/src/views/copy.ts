@@ -2,7 +2,7 @@
  * Copy buttons: the text to copy is asked for on click (it may have to be fetched from the
  * kernel first), written to the clipboard, and the button says how it went.
  */
-import { h } from "./dom";
+import { h, originalTarget } from "./dom";
 
 /** How long the button says "Copied" before it reads "Copy" again. */
 export const COPIED_MS = 1_500;
@@ -60,7 +60,7 @@ function say(button: HTMLElement, state: "copied" | "failed"): void {
 }
 
 function onClick(event: Event): void {
-  const target = event.target as Element | null;
+  const target = originalTarget(event) as Element | null;
   const button = target?.closest?.(".cs-copy") as HTMLElement | null;
   const getText = button === null ? undefined : sources.get(button);
   if (button === null || getText === undefined) return;

@@ -50,3 +50,18 @@ export function placeChildren(parent: HTMLElement, wanted: readonly HTMLElement[
     if (children[k] !== node) parent.insertBefore(node, children[k] ?? null);
   }
 }
+
+/** The element that has the focus, looked for from `node`: inside `node`'s shadow root when
+ * it is in one (the document only knows the root's host then). */
+export function activeElementFor(node: Node): Element | null {
+  const root = node.getRootNode();
+  if (root instanceof ShadowRoot) return root.activeElement;
+  return document.activeElement;
+}
+
+/** The element an event happened on, as its listener inside a shadow root would see it;
+ * a listener on the document sees the shadow root's host in its place. */
+export function originalTarget(event: Event): EventTarget | null {
+  const path = typeof event.composedPath === "function" ? event.composedPath() : [];
+  return path[0] ?? event.target;
+}

@@ -73,13 +73,16 @@ function initialize(model: FakeBoardModel): () => void {
   return board.initialize({ model, signal, experimental }) as () => void;
 }
 
-function render(model: FakeBoardModel, el = document.createElement("div")) {
-  document.body.append(el);
-  const cleanup = board.render({ model, el, signal, host, experimental }) as () => void;
-  return { el, cleanup };
+/** Render a view of `model` into a new output element; `el` is what the board is drawn in
+ * (the element's shadow root), `output` the element itself. */
+function render(model: FakeBoardModel, output = document.createElement("div")) {
+  document.body.append(output);
+  const cleanup = board.render({ model, el: output, signal, host, experimental }) as () => void;
+  const el: ParentNode = output.shadowRoot ?? output;
+  return { el, output, cleanup };
 }
 
-const labels = (el: HTMLElement) =>
+const labels = (el: ParentNode) =>
   [...el.querySelectorAll(".cs-brow .cs-bc-label")].map((cell) => cell.textContent);
 
 afterEach(() => document.body.replaceChildren());
@@ -196,11 +199,15 @@ describe("the board widget", () => {
     const view = first.el.querySelector(".cs-board");
     const input = first.el.querySelector(".cs-board-filter") as HTMLInputElement;
     input.value = "zzz";
-    // As JupyterLab does on a display update: the old node is emptied, a new render asked.
-    first.el.replaceChildren();
+    // As JupyterLab does on a display update: the old view's element leaves the page, a new
+    // render is asked for.
+    first.output.remove();
     const second = render(wrap());
     expect(second.el.querySelector(".cs-board")).toBe(view);
-    expect(document.querySelectorAll(".cs-board")).toHaveLength(1);
+    const drawn = [...document.querySelectorAll(".cs-shadow-host")].flatMap((output) => [
+      ...(output.shadowRoot?.querySelectorAll(".cs-board") ?? []),
+    ]);
+    expect(drawn).toEqual([view]);
     expect((second.el.querySelector(".cs-board-filter") as HTMLInputElement).value).toBe("zzz");
     // The first render no longer owns the view; the second does.
     first.cleanup();
@@ -208,6 +215,29 @@ describe("the board widget", () => {
     second.cleanup();
     expect(second.el.querySelector(".cs-board")).toBeNull();
     expect(model.listenerCount()).toBe(3); // one source for all renders
+  });
+
+  it("draws the board in a shadow root of the output, with its own sheet and the page's theme mark", async () => {
+    document.body.setAttribute("data-jp-theme-light", "true");
+    const model = new FakeBoardModel({
+      _instance: "b-shadow",
+      _styles: ".chunkscope { color: red }",
+    });
+    initialize(model);
+    const { el, output } = render(model);
+    model.receive(fullMsg(1, [boardRow("a")]));
+    await frame();
+    // Nothing of the board is in the page's own tree, where JupyterLab's sheets apply.
+    expect(output.querySelector(".cs-board")).toBeNull();
+    expect(el.querySelector(".cs-board")).not.toBeNull();
+    expect(el.querySelector("style")?.textContent).toBe(".chunkscope { color: red }");
+    const mount = el.querySelector(".cs-shadow-mount");
+    expect(mount?.getAttribute("data-jp-theme-light")).toBe("true");
+    // A switch to a dark theme reaches the board.
+    document.body.setAttribute("data-jp-theme-light", "false");
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    expect(mount?.getAttribute("data-jp-theme-light")).toBe("false");
+    document.body.removeAttribute("data-jp-theme-light");
   });
 
   it("shows, with no kernel, the rows the saved board carried in its parts, in order", () => {

@@ -5,6 +5,7 @@ import { type BoardSource, createBoardSource } from "../../src/board/source";
 import { NEW_ROWS_PER_FRAME } from "../../src/board/table";
 import { AXIS_TICK_MS, type BoardHandle, mountBoard } from "../../src/board/view";
 import { MARGIN_ROWS, ROW_HEIGHT, VIEWPORT_FALLBACK } from "../../src/board/window";
+import { shadowMount } from "../../src/host/shadow";
 import type { BoardRow, BoardSaved, BoardUp } from "../../src/model/wire";
 import { schedule } from "../../src/views/frame";
 import { batch, part, snapshot, snapshotMsg } from "../helpers";
@@ -65,10 +66,10 @@ function savedOnly(saved: BoardSaved) {
   return { source, ...mount(source) };
 }
 
-function mount(source: BoardSource, clock: () => number = Date.now) {
+function mount(source: BoardSource, clock: () => number = Date.now, inShadow = false) {
   const el = document.createElement("div");
   document.body.append(el);
-  const view = mountBoard(el, source, { clock });
+  const view = mountBoard(inShadow ? shadowMount(el, "") : el, source, { clock });
   mounted.push(view);
   return { el, view };
 }
@@ -290,6 +291,26 @@ describe("the board's table", () => {
     await frame();
     expect(failed.style.left).toBe("6.25%");
     expect(open.style.left).toBe("37.5%");
+  });
+
+  it("keeps the row the keyboard is on, and its focus, when it scrolls out of view in a shadow root", async () => {
+    const source = createBoardSource({ send: () => {}, saved: null, title: "sweep" });
+    source.receive(fullMsg(1, manyRows(500), 1000));
+    const { el: output } = mount(source, Date.now, true);
+    const el = output.shadowRoot as unknown as HTMLElement;
+    await rowsFrameByFrame(el);
+    const first = rowOf(el, "q0");
+    first.focus();
+    expect(output.shadowRoot?.activeElement).toBe(first);
+    const scroller = el.querySelector(".cs-board-scroll") as HTMLElement;
+    scroller.scrollTop = 400 * ROW_HEIGHT;
+    scroller.dispatchEvent(new Event("scroll"));
+    await rowsFrameByFrame(el);
+    expect(labelsShown(el)).toContain("q400");
+    // The focused row was kept in the DOM, out of view and still showing its run, so the
+    // keyboard is still on it.
+    expect(rowOf(el, "q0")).toBe(first);
+    expect(output.shadowRoot?.activeElement).toBe(first);
   });
 
   it("moves between rows with the arrow keys and opens one with Enter", async () => {

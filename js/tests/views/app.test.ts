@@ -38,6 +38,24 @@ const panel = (el: HTMLElement, name: string) =>
   el.querySelector(`.cs-panel-${name}`) as HTMLElement;
 
 describe("app", () => {
+  it("moves between its tabs with the arrow keys when drawn in a shadow root (a board's opened run)", () => {
+    const { el } = setup((container) => {
+      container.append("timeline here");
+      return () => {};
+    });
+    const host = document.createElement("div");
+    document.body.append(host);
+    host.attachShadow({ mode: "open" }).append(el);
+    const transcript = tab(el, "Transcript");
+    transcript.focus();
+    transcript.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+    const next = host.shadowRoot?.activeElement as HTMLButtonElement;
+    expect(next).not.toBe(transcript);
+    expect(next.classList.contains("cs-tab")).toBe(true);
+    expect(next.getAttribute("aria-selected")).toBe("true");
+    host.remove();
+  });
+
   it("builds a panel the first time its tab is shown and hands it the shared context", () => {
     const timelines: PanelContext[] = [];
     const { el, mounted } = setup((container, ctx) => {

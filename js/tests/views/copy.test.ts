@@ -35,6 +35,18 @@ describe("copy", () => {
     expect(button.dataset.copy).toBe("copied");
   });
 
+  it("copies from a button inside a shadow root, where the document sees only the root's host", async () => {
+    const host = document.createElement("div");
+    document.body.append(host);
+    const button = copyButton("message", () => "from the board");
+    host.attachShadow({ mode: "open" }).append(button);
+    button.click();
+    await settle();
+    expect(written).toEqual(["from the board"]);
+    expect(button.dataset.copy).toBe("copied");
+    host.remove();
+  });
+
   it("fetches a held value whole before copying it", async () => {
     let report: ReportLoad | null = null;
     const fetchWhole = vi.fn((r: ReportLoad) => {

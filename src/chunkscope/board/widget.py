@@ -7,6 +7,7 @@ the cell's readable output (``text/plain``, ``text/html``) current.
 
 from __future__ import annotations
 
+import functools
 import html
 import importlib
 import itertools
@@ -30,6 +31,12 @@ from .table import BoardTable, html_table, plain_row, text_table
 
 _STATIC = Path(__file__).parent.parent / "static"
 
+
+@functools.cache
+def _board_styles() -> str:
+    return (_STATIC / "board.css").read_text(encoding="utf-8")
+
+
 KEEP_BYTES = 1_000_000
 """Default ``keep``: a run whose snapshot JSON is longer is saved as its row only."""
 
@@ -51,7 +58,9 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
     """
 
     _esm = _STATIC / "board.js"
-    _css = _STATIC / "board.css"
+    _styles = traitlets.Unicode().tag(sync=True)
+    """The board's style sheet. The page draws the board in a shadow root of its output, out
+    of reach of JupyterLab's own sheets, and puts this sheet there."""
 
     title = traitlets.Unicode("").tag(sync=True)
     """A label shown in the board's header."""
@@ -60,6 +69,10 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
     saved = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The board as the saved notebook keeps it (``docs/wire.md`` BoardSaved): every row,
     and the ended runs whose snapshots fit ``keep`` and ``keep_total``."""
+
+    @traitlets.default("_styles")
+    def _default_styles(self) -> str:
+        return _board_styles()
 
     def __init__(
         self,

@@ -1029,3 +1029,6 @@ class BoardModel(_BoardModelRequired, total=False):
 
     _instance: str
     """Unique to the model."""
+    _styles: str
+    """The board's style sheet, which the page puts in the shadow root the board is drawn in
+    (a sheet given to anywidget as ``_css`` would go to the page's head instead)."""

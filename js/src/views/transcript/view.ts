@@ -7,7 +7,7 @@
 import { blockBuilder, type PartNode, type TranscriptBlock } from "../../model/selectors";
 import type { StoreState } from "../../model/store";
 import type { Part } from "../../model/wire";
-import { formatSeconds, h, setText } from "../dom";
+import { activeElementFor, formatSeconds, h, setText } from "../dom";
 import { runAsFrame, schedule, unschedule } from "../frame";
 import { warmUpMarkdown } from "../markdown";
 import type { PanelContext } from "../panel";
@@ -161,7 +161,7 @@ export class TranscriptView {
 
   /** Keyboard navigation of the cards. */
   private onKey(event: KeyboardEvent): void {
-    const active = document.activeElement;
+    const active = activeElementFor(this.el);
     const card =
       active instanceof HTMLElement && active.dataset.partId !== undefined ? active : null;
     if (event.key === "Enter" && card !== null && card.dataset.partId !== undefined) {
