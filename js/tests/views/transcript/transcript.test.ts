@@ -48,6 +48,26 @@ function fakeBox(scroller: HTMLElement): HTMLElement {
 const frame = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 describe("TranscriptView", () => {
+  it("moves between cards with the arrow keys when drawn in a shadow root (a board's opened run)", () => {
+    const view = new TranscriptView();
+    view.draw(
+      build([
+        part("text", { id: "a", text: "first" }),
+        part("tool", { id: "k", toolName: "weather" }),
+        part("text", { id: "b", text: "second" }),
+      ]),
+    );
+    const host = document.createElement("div");
+    document.body.append(host);
+    host.attachShadow({ mode: "open" }).append(view.el);
+    const first = partEl(view, "a");
+    first.tabIndex = -1;
+    first.focus();
+    first.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true }));
+    expect(host.shadowRoot?.activeElement).toBe(partEl(view, "k"));
+    host.remove();
+  });
+
   it("renders text as markdown and redraws only the part that changed", () => {
     const view = new TranscriptView();
     let state = build([
