@@ -139,9 +139,19 @@ function initialize({ model }: InitializeProps<BoardModel>): () => void {
   };
 }
 
+/** The board's style sheet: `_styles`, or for a board saved before that trait existed, the
+ * sheet it gave anywidget as `_css` (the same sheet, which the shadow root needs too). */
+function stylesOf(model: Attributes): string {
+  for (const name of ["_styles", "_css"]) {
+    const value = model.get(name);
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return "";
+}
+
 function render({ model, el }: RenderProps<BoardModel>): () => void {
   const entry = entryFor(model);
-  const mount = shadowMount(el, model.get("_styles") ?? "");
+  const mount = shadowMount(el, stylesOf(model as unknown as Attributes));
   return entry.views.place(mount, () => mountBoard(mount, entry.source));
 }
 

@@ -240,6 +240,14 @@ describe("the board widget", () => {
     document.body.removeAttribute("data-jp-theme-light");
   });
 
+  it("styles a board saved before its sheet had a trait of its own with the sheet anywidget kept", () => {
+    const model = new FakeBoardModel({ _instance: "b-old", saved: savedBoard([boardRow("a")]) });
+    model.setAttribute("_css", ".chunkscope { color: blue }");
+    initialize(model);
+    const { el } = render(model);
+    expect(el.querySelector("style")?.textContent).toBe(".chunkscope { color: blue }");
+  });
+
   it("shows, with no kernel, the rows the saved board carried in its parts, in order", () => {
     const saved = savedBoard([boardRow("a", { label: "first" })], { save: 3, runParts: 2 });
     const parts = {
