@@ -309,6 +309,16 @@ def test_pick_two_rows_to_compare_and_reopen_a_saved_board_without_its_kernel(
     assert lab.run_cell(0)
     assert lab.run_cell(1, timeout_s=90)
     board = lab.page.locator(BOARD)
+    # The board's own sheet styles it inside its shadow root (a windowed row is placed
+    # absolutely), and the theme's light/dark mark on the page's body is copied in.
+    styled = lab.page.evaluate(
+        "() => { const board = " + BOARD_JS + "; const row = board.querySelector('.cs-brow');"
+        " return { row: getComputedStyle(row).position,"
+        " mark: board.parentElement.getAttribute('data-jp-theme-light'),"
+        " page: document.body.getAttribute('data-jp-theme-light') }; }"
+    )
+    assert styled["row"] == "absolute"
+    assert styled["page"] is not None and styled["mark"] == styled["page"]
     # Keys typed into the filter box are the box's, though it is in a shadow root where the
     # page sees only the root's host: none reaches JupyterLab's command-mode shortcuts (`d d`
     # deletes a cell, `a` and `b` insert one, `m` makes it Markdown).
