@@ -19,8 +19,8 @@ import { ROW_HEIGHT, scrollToShow, VIEWPORT_FALLBACK, visibleRange } from "./win
  * follow in the next frames, the rows in sight first. The browser styles and lays out every
  * element of a row it gains (about 25), and the first frame of a board also carries
  * JupyterLab placing the output: with the 18 rows of a full view at once that frame took
- * 44 ms, with 6 of them 25 ms, and the others came in the two frames after it. Rows reused in place (a sort, a filter, a scroll)
- * only change their text and are not counted. */
+ * 44 ms, with 6 of them 25 ms, and the others came in the two frames after it. Rows reused
+ * in place (a sort, a filter, a scroll) only change their text and are not counted. */
 export const NEW_ROWS_PER_FRAME = 6;
 
 export interface TableActions {
