@@ -190,11 +190,13 @@ def test_a_hundred_runs_stream_into_one_board_with_nothing_lost(lab: LabPage) ->
 
 
 RECORDED = """\
-import json, os, tempfile
+import json
 from pathlib import Path
 import chunkscope as cs
 
-folder = Path(tempfile.mkdtemp(prefix="board-recordings-"))
+# Beside the notebook, in the server's folder for this test session, which the session removes.
+folder = Path("board-recordings")
+folder.mkdir(exist_ok=True)
 
 def line(t, kind, **payload):
     chunk = {"type": kind, "runId": "rec", "from": "AGENT", "payload": payload}
