@@ -11,7 +11,7 @@ import { decorateCode } from "./code/highlight";
 import { placeChildren } from "./dom";
 import { afterFrame, frameTime, inFrame, schedule, whenIdle } from "./frame";
 import { HeldBack } from "./held-back";
-import { markedLibrary, purifyLibrary } from "./libraries";
+import { type FragmentSanitizer, fragmentSanitizer, markedLibrary } from "./libraries";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -55,7 +55,8 @@ const EDGE = 256;
 export const FINAL_BLOCK_LIMIT = 200_000;
 
 let parser: Marked | undefined;
-let purifier: DOMPurify | null | undefined;
+let purifier: FragmentSanitizer | null | undefined;
+let spanPurifier: FragmentSanitizer | null | undefined;
 
 /** Our parser, made at its first use (with the library's own evaluation). */
 function getParser(): Marked {
@@ -63,14 +64,18 @@ function getParser(): Marked {
   return parser;
 }
 
-/**
- * Our own DOMPurify instance, so our hooks never touch other users of the library; null
- * when this DOM does not let it sanitize (checked on a probe), and markdown is then shown
- * as plain text rather than trusted.
- */
-function getPurifier(): DOMPurify | null {
-  if (purifier !== undefined) return purifier;
-  const instance = purifyLibrary()(window);
+/** What the HTML of markdown may keep. */
+const MARKDOWN_CONFIG = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
+  // No ids or names (a payload could clobber the page's own) and no in-page links: a
+  // fragment alone would open the notebook again in a new tab.
+  FORBID_ATTR: ["style", "id", "name"],
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|data:image\/(?:png|jpeg|gif|webp)[;,])/i,
+};
+
+/** Links open in a new tab without access to the page; images only from allowed URLs. */
+function addMarkdownHooks(instance: DOMPurify): void {
   instance.addHook("afterSanitizeAttributes", (node) => {
     if (node.nodeName === "A") {
       node.setAttribute("target", "_blank");
@@ -81,15 +86,31 @@ function getPurifier(): DOMPurify | null {
       if (!isAllowedImageUrl(src)) node.removeAttribute("src");
     }
   });
-  const probe = instance.sanitize('<img src="x" onerror="x()"><b>b</b>', {
-    RETURN_DOM_FRAGMENT: true,
-  });
+}
+
+/**
+ * Markdown's sanitizer, with its hooks (so they never touch other users of the library);
+ * null when this DOM does not let it sanitize (checked on a probe), and markdown is then
+ * shown as plain text rather than trusted.
+ */
+function getPurifier(): FragmentSanitizer | null {
+  if (purifier !== undefined) return purifier;
+  const sanitize = fragmentSanitizer(MARKDOWN_CONFIG, addMarkdownHooks);
+  const probe = sanitize?.('<img src="x" onerror="x()"><b>b</b>');
   const works =
-    instance.isSupported &&
+    probe !== undefined &&
     probe.querySelector("[onerror]") === null &&
     probe.querySelector("b") !== null;
-  purifier = works ? instance : null;
+  purifier = works ? sanitize : null;
   return purifier;
+}
+
+/** Highlighter spans' sanitizer, made at its first use. */
+function getSpanPurifier(): FragmentSanitizer | null {
+  if (spanPurifier === undefined) {
+    spanPurifier = fragmentSanitizer({ ALLOWED_TAGS: ["span"], ALLOWED_ATTR: ["class"] });
+  }
+  return spanPurifier;
 }
 
 /** http(s) URLs, or data: URLs of an inline image type. */
@@ -214,15 +235,7 @@ export function renderMarkdown(source: string, highlight = true): DocumentFragme
     return fragment;
   }
   const html = getParser().parse(source, { async: false });
-  const fragment = sanitizer.sanitize(html, {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe"],
-    // No ids or names (a payload could clobber the page's own) and no in-page links: a
-    // fragment alone would open the notebook again in a new tab.
-    FORBID_ATTR: ["style", "id", "name"],
-    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|data:image\/(?:png|jpeg|gif|webp)[;,])/i,
-    RETURN_DOM_FRAGMENT: true,
-  });
+  const fragment = sanitizer(html);
   // Code blocks get their toolbar now and their colours once the highlighter is loaded.
   void decorateCode(fragment, sanitizeSpans, highlight);
   return fragment;
@@ -231,13 +244,8 @@ export function renderMarkdown(source: string, highlight = true): DocumentFragme
 /** Highlighter HTML as nodes: `<span class>` and text only, everything else dropped; null
  * when this DOM cannot sanitize. */
 export function sanitizeSpans(html: string): DocumentFragment | null {
-  const sanitizer = getPurifier();
-  if (sanitizer === null) return null;
-  return sanitizer.sanitize(html, {
-    ALLOWED_TAGS: ["span"],
-    ALLOWED_ATTR: ["class"],
-    RETURN_DOM_FRAGMENT: true,
-  });
+  const sanitizer = getSpanPurifier();
+  return sanitizer === null ? null : sanitizer(html);
 }
 
 /**

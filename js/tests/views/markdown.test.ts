@@ -15,6 +15,7 @@ import {
   PLAIN_PIECE,
   renderMarkdown,
   SHEET_PIECES,
+  sanitizeSpans,
 } from "../../src/views/markdown";
 import { waitUntil } from "../helpers";
 
@@ -66,6 +67,19 @@ describe("renderMarkdown", () => {
     const sources = [...div.querySelectorAll("img")].map((img) => img.getAttribute("src"));
     expect(sources).toEqual(["data:image/png;base64,iVBORw0KGgo=", null, "https://x.test/i.webp"]);
     expect(html("<svg><script>alert(1)</script></svg>").querySelector("svg")).toBeNull();
+  });
+
+  it("keeps markdown's rules and the highlighter's apart, call after call", () => {
+    const spans = '<b>b</b><span class="kw">def</span><a href="https://x.test">a</a>';
+    for (let round = 0; round < 2; round++) {
+      const div = html("**bold** and [a link](https://x.test)");
+      expect(div.querySelector("strong")?.textContent).toBe("bold");
+      expect(div.querySelector("a")?.getAttribute("target")).toBe("_blank");
+      const holder = document.createElement("div");
+      const nodes = sanitizeSpans(spans);
+      if (nodes !== null) holder.append(nodes);
+      expect(holder.innerHTML).toBe('b<span class="kw">def</span>a');
+    }
   });
 
   it("knows which image URLs are allowed", () => {
