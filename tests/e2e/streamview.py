@@ -87,6 +87,8 @@ _SCROLL_JS = """
 _SCROLL_TO_JS = """
 (top) => {
   const s = document.querySelector('.chunkscope .cs-transcript');
+  // A user's scroll begins with their wheel, touch or key on the transcript.
+  s.dispatchEvent(new WheelEvent('wheel', { deltaY: top - s.scrollTop, bubbles: true }));
   s.scrollTop = top;
   s.dispatchEvent(new Event('scroll'));
 }

@@ -60,6 +60,10 @@ export function pagesLeadingTo(
 /** Within this many pixels of the bottom counts as "at the bottom". */
 const BOTTOM_SLACK_PX = 24;
 
+/** How long (ms) after the user's last wheel, touch or key on the transcript its scrolling
+ * counts as theirs (a wheel's smooth scroll goes on for a few frames). */
+export const USER_SCROLL_MS = 1_000;
+
 interface Drawn {
   view: PartView;
   part: Part;
@@ -95,6 +99,10 @@ export class TranscriptView {
    * has not had its position back yet: moving an element loses its scroll position. */
   private readerTop = 0;
   private moving = false;
+  /** Until when (performance.now) a scroll counts as the user's, and whether a pointer is
+   * held down on the transcript (dragging its scroll bar). */
+  private userScrollUntil = 0;
+  private pointerHeld = false;
   private drawnOnce = false;
   /** The page watched this run while it streamed: when it has ended by the time this view
    * first draws (JupyterLab built a new view of the output as the run ended), it opens at
@@ -133,12 +141,37 @@ export class TranscriptView {
       "Transcript: arrow up and down move between parts, Enter selects one",
     );
     this.scroller.addEventListener("keydown", (event) => this.onKey(event));
+    // Only the user stops the view from following the end. The browser moves the view too:
+    // it keeps what is on screen in place when content above changes size (a long text
+    // becoming markdown above a reader who follows the end), and it clamps the view when
+    // content shrinks. Such a move, read as the user's, left a view that followed a burst
+    // of a million deltas stranded far above the end.
+    const userInput = (): void => {
+      this.userScrollUntil = performance.now() + USER_SCROLL_MS;
+    };
+    for (const type of ["wheel", "touchmove", "keydown"]) {
+      this.scroller.addEventListener(type, userInput, { passive: true });
+    }
+    this.scroller.addEventListener("pointerdown", () => {
+      this.pointerHeld = true;
+      userInput();
+      const release = (): void => {
+        this.pointerHeld = false;
+        userInput();
+      };
+      window.addEventListener("pointerup", release, { once: true });
+      window.addEventListener("pointercancel", release, { once: true });
+    });
     this.scroller.addEventListener("scroll", () => {
       if (this.moving) return;
+      const byUser = this.pointerHeld || performance.now() < this.userScrollUntil;
+      // Following, a move that is not the user's changes nothing: no need to read the
+      // layout, which the content changed since the last frame would have to be laid out for.
+      if (this.stick && !byUser) return;
       this.readerTop = this.scroller.scrollTop;
       // Content settling below us (off-screen blocks getting their real size) also moves
       // the bottom; only a scroll above where we put it means the user scrolled up.
-      if (this.scroller.scrollTop < this.autoTop - BOTTOM_SLACK_PX) this.stick = false;
+      if (byUser && this.scroller.scrollTop < this.autoTop - BOTTOM_SLACK_PX) this.stick = false;
       if (this.atBottom()) this.stick = true;
       if (this.stick) this.jump.hidden = true;
     });

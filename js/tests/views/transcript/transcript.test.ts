@@ -260,6 +260,7 @@ describe("following the stream", () => {
     view.draw(state);
     expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
 
+    scroller.dispatchEvent(new Event("wheel"));
     scroller.scrollTop = 10;
     scroller.dispatchEvent(new Event("scroll"));
     state = apply(state, 1, { op: "append", id: "t", field: "text", text: "y".repeat(300), t: 1 });
@@ -273,6 +274,36 @@ describe("following the stream", () => {
     state = apply(state, 2, { op: "append", id: "t", field: "text", text: "z".repeat(300), t: 2 });
     view.draw(state);
     expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
+  });
+
+  it("keeps following when the browser moves the view up by itself", () => {
+    const view = new TranscriptView();
+    const scroller = fakeLayout(view);
+    const jump = view.el.querySelector(".cs-jump") as HTMLButtonElement;
+    let state = build([part("text", { id: "t", text: "x".repeat(500) })]);
+    view.draw(state);
+    // Content above the view changed size and the browser moved the view to keep what is on
+    // screen, while more text came in below: no wheel, touch or key came before the scroll.
+    scroller.scrollTop -= 150;
+    scroller.dispatchEvent(new Event("scroll"));
+    state = apply(state, 1, { op: "append", id: "t", field: "text", text: "y".repeat(300), t: 1 });
+    view.draw(state);
+    expect(scroller.scrollTop).toBe(scroller.scrollHeight - 100);
+    expect(jump.hidden).toBe(true);
+  });
+
+  it("stops following while the user drags the scroll bar", () => {
+    const view = new TranscriptView();
+    const scroller = fakeLayout(view);
+    let state = build([part("text", { id: "t", text: "x".repeat(500) })]);
+    view.draw(state);
+    scroller.dispatchEvent(new Event("pointerdown"));
+    scroller.scrollTop = 40;
+    scroller.dispatchEvent(new Event("scroll"));
+    window.dispatchEvent(new Event("pointerup"));
+    state = apply(state, 1, { op: "append", id: "t", field: "text", text: "y".repeat(300), t: 1 });
+    view.draw(state);
+    expect(scroller.scrollTop).toBe(40);
   });
 
   it("opens a run this page watched live at the bottom, even once it has ended", () => {
