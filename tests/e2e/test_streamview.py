@@ -192,6 +192,66 @@ def test_transcript_sticks_to_the_bottom_unless_the_user_scrolls_up(lab: LabPage
     assert not lab.console_errors, lab.console_errors
 
 
+#: A burst of 300k text deltas (2.4 MB of paragraphs, headings and lists), folded as fast as
+#: the kernel can: the page shows it as plain text first, and the text becomes markdown
+#: above the reader for seconds after the last delta.
+SHOW_BURST = """\
+import chunkscope as cs
+
+def burst():
+    yield {"type": "start", "runId": "burst", "from": "AGENT", "payload": {}}
+    yield {"type": "text-start", "runId": "burst", "from": "AGENT", "payload": {"id": "t"}}
+    for i in range(300_000):
+        text = f"word{i % 1000:03d} "
+        if i % 400 == 0:
+            text = f"\\n\\n## Part {i // 400}\\n\\n"
+        elif i % 60 == 59:
+            text += "\\n\\n- a point\\n- another\\n\\n"
+        yield {"type": "text-delta", "runId": "burst", "from": "AGENT",
+               "payload": {"id": "t", "text": text}}
+    yield {"type": "text-end", "runId": "burst", "from": "AGENT", "payload": {"id": "t"}}
+    yield {"type": "finish", "runId": "burst", "from": "AGENT",
+           "payload": {"stepResult": {"reason": "stop"}, "output": {"usage": {}}}}
+
+view = cs.show(burst(), title="burst")
+"""
+
+#: Watches the transcript from inside the page, four times a second, until told to stop: how
+#: far from the end it was and whether the jump control showed.
+_WATCH_SCROLL_JS = """
+() => {
+  const samples = [];
+  window.__scrollSamples = samples;
+  window.__scrollWatch = setInterval(() => {
+    const s = document.querySelector('.chunkscope .cs-transcript');
+    const jump = document.querySelector('.chunkscope .cs-jump');
+    if (s) samples.push({ fromBottom: s.scrollHeight - s.scrollTop - s.clientHeight,
+                          jump: !!jump && !jump.hidden, plain: !!s.querySelector('.cs-md-plain') });
+  }, 250);
+}
+"""
+
+
+def test_a_reader_following_a_long_burst_stays_at_its_end(lab: LabPage) -> None:
+    # Following the end of a long burst, the reader must still be there when the text has
+    # become markdown: the browser moves the view by itself as the text above changes size,
+    # and that move once read as the reader scrolling up, leaving them far from the end.
+    lab.set_save_widget_state(False)
+    path = lab.new_notebook([SHOW_BURST], "burst-follow")
+    lab.open(path)
+    lab.page.evaluate(_WATCH_SCROLL_JS)
+    assert lab.run_cell(0, timeout_s=120), "the cell that shows the burst failed"
+    wait_status(lab, "finished", timeout_s=120)
+    settled = wait_transcript_settled(lab, timeout_s=120)
+    lab.page.evaluate("() => clearInterval(window.__scrollWatch)")
+    samples: list[dict[str, Any]] = lab.page.evaluate("() => window.__scrollSamples")
+    assert any(sample["plain"] for sample in samples), "the burst never outran markdown"
+    jumps = [sample for sample in samples if sample["jump"]]
+    assert not jumps, f"the view stopped following the end: {jumps[:3]} of {len(samples)}"
+    assert settled.from_bottom <= 24 and not settled.jump_shown, settled
+    assert not lab.console_errors, lab.console_errors
+
+
 def test_saved_notebook_keeps_the_run_and_no_transient_data(lab: LabPage) -> None:
     lab.set_save_widget_state(True)
     start_demo(lab, "saved", speed=4.0)
