@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from lab import LabPage
+from lab import LabPage, LabPageError
 
 SLIDER_CELL = """\
 import ipywidgets
@@ -86,3 +86,18 @@ def test_dropped_iopub_messages_are_reported(rate_limited_lab: LabPage) -> None:
         timeout=60_000,
     )
     assert lab.iopub_warning_seen()
+
+
+@pytest.mark.e2e
+def test_a_run_that_does_not_finish_says_which_cell_was_running(lab: LabPage) -> None:
+    lab.set_save_widget_state(False)
+    path = lab.new_notebook(["x = 1", "import time\ntime.sleep(30)", "y = 2"], "unfinished")
+    lab.open(path)
+    with pytest.raises(LabPageError) as raised:
+        lab.run_all(timeout_s=3)
+    report = str(raised.value)
+    assert "cell 0 [1] idle: x = 1" in report, report
+    assert "cell 1 [None] running: import time" in report, report
+    assert "kernel busy" in report, report
+    assert "screenshot unfinished-run-all-cells.png" in report, report
+    lab.interrupt_kernel()

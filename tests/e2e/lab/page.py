@@ -8,6 +8,7 @@ without depending on menu layout or keyboard focus.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any, Literal
@@ -15,7 +16,7 @@ from urllib.parse import quote
 
 from playwright.sync_api import ConsoleMessage, Error, Locator, Page
 
-from .server import LabServer
+from .server import LabServer, LabServerError
 
 #: The texts the server writes into the outputs (and its log) when it drops IOPub messages.
 IOPUB_WARNINGS = ("IOPub message rate exceeded", "IOPub data rate exceeded")
@@ -103,6 +104,22 @@ _OUTPUT_TEXT_JS = (
   if (!p) return '';
   return Array.from(p.content.node.querySelectorAll('.jp-OutputArea-output'))
     .map((n) => n.textContent).join('\\n');
+}"""
+)
+
+# Each code cell's execution count and whether it is running, with its first line: what a
+# command that did not finish left behind.
+_CELL_STATES_JS = (
+    "(path) => {"
+    + _PANEL_JS
+    + """
+  const p = panelFor(path);
+  if (!p) return null;
+  return p.content.widgets.filter((cell) => cell.model.type === 'code').map((cell) => ({
+    count: cell.model.executionCount,
+    state: cell.model.executionState,
+    line: cell.model.sharedModel.getSource().split('\\n')[0].slice(0, 80),
+  }));
 }"""
 )
 
@@ -242,11 +259,36 @@ class LabPage:
                 polling=50,
             )
         except Error as error:
-            raise LabPageError(f"{what} did not finish within {timeout_s:.0f} s") from error
+            report = self._unfinished_report(what)
+            raise LabPageError(f"{what} did not finish within {timeout_s:.0f} s; {report}") from error
         result: dict[str, Any] = self.page.evaluate("() => window.__labRun")
         if result.get("error"):
             raise LabPageError(f"{what} failed in the page: {result['error']}")
         return bool(result.get("ok"))
+
+    def _unfinished_report(self, what: str) -> str:
+        """What the page shows when a command did not finish: the cells that ran and the one
+        still running, the kernel's status, the page's errors, and a screenshot."""
+        try:
+            # A page whose main thread is stuck answers nothing: ask with a deadline first.
+            self.page.wait_for_function("() => true", timeout=5_000)
+        except Error:
+            return "the page did not answer within 5 s (its main thread is busy or stuck)"
+        lines: list[str] = []
+        try:
+            cells: list[dict[str, Any]] | None = self.page.evaluate(
+                _CELL_STATES_JS, self._current()
+            )
+            for index, cell in enumerate(cells or []):
+                lines.append(f"cell {index} [{cell['count']}] {cell['state']}: {cell['line']}")
+            kernel = self.server.api("GET", f"/api/kernels/{self.kernel_id()}")
+            lines.append(f"kernel {kernel.get('execution_state')}")
+            shot = self.screenshot("unfinished-" + re.sub(r"\W+", "-", what).strip("-"))
+            lines.append(f"screenshot {shot.name}")
+        except (Error, LabPageError, LabServerError) as error:
+            lines.append(f"(could not read more: {error})")
+        lines += [f"page error: {error}" for error in self.console_errors[-5:]]
+        return "\n  ".join(["the page shows:", *lines])
 
     def run_all(self, wait: bool = True, timeout_s: float = 60.0) -> bool:
         """Run every cell (``notebook:run-all-cells``); when waiting, True if none failed."""
