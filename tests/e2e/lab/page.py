@@ -260,7 +260,8 @@ class LabPage:
             )
         except Error as error:
             report = self._unfinished_report(what)
-            raise LabPageError(f"{what} did not finish within {timeout_s:.0f} s; {report}") from error
+            message = f"{what} did not finish within {timeout_s:.0f} s; {report}"
+            raise LabPageError(message) from error
         result: dict[str, Any] = self.page.evaluate("() => window.__labRun")
         if result.get("error"):
             raise LabPageError(f"{what} failed in the page: {result['error']}")
