@@ -3,20 +3,18 @@
  * scoped to `.cs-cmp`, tables, inline SVG), with every run value escaped by the kernel, is
  * cleaned once more by DOMPurify, so nothing in it can run script or load anything.
  */
-import { type FragmentSanitizer, fragmentSanitizer } from "../views/libraries";
+import { fragmentSanitizer } from "../views/libraries";
 
-let sanitizer: FragmentSanitizer | null | undefined;
+const comparisonSanitizer = fragmentSanitizer({
+  // The comparison starts with its style block, which DOMPurify drops unless the markup is
+  // parsed as body content.
+  FORCE_BODY: true,
+  FORBID_TAGS: ["form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
+});
 
 /** `html` as sanitized nodes; null when this page cannot sanitize it. */
 export function sanitizeComparison(html: string): DocumentFragment | null {
-  if (sanitizer === undefined) {
-    sanitizer = fragmentSanitizer({
-      // The comparison starts with its style block, which DOMPurify drops unless the
-      // markup is parsed as body content.
-      FORCE_BODY: true,
-      FORBID_TAGS: ["form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
-      ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
-    });
-  }
+  const sanitizer = comparisonSanitizer();
   return sanitizer === null ? null : sanitizer(html);
 }

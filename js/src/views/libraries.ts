@@ -35,20 +35,31 @@ export type FragmentSanitizer = (html: string) => DocumentFragment;
 
 /**
  * A DOMPurify instance of our own with `config` set once, as a function from HTML to
- * sanitized nodes; null where this DOM does not let it sanitize. Options passed with each
- * call would be read again on every call: DOMPurify then rebuilds its allow-lists (hundreds
- * of lower-cased names), a fifth of what a page allocates while a long text becomes markdown.
- * `setUp` adds hooks before the config is set.
+ * sanitized nodes, made at the first call of the getter returned; null where this DOM does
+ * not let it sanitize, or where `accept` refuses it. Options passed with each call would be
+ * read again on every call: DOMPurify then rebuilds its allow-lists (hundreds of lower-cased
+ * names), a fifth of what a page allocates while a long text becomes markdown. `setUp` adds
+ * hooks before the config is set.
  */
 export function fragmentSanitizer(
   config: Omit<Config, "RETURN_DOM_FRAGMENT" | "RETURN_DOM">,
   setUp?: (instance: DOMPurify) => void,
-): FragmentSanitizer | null {
-  const instance = purifyLibrary()(window);
-  if (!instance.isSupported) return null;
-  setUp?.(instance);
-  instance.setConfig({ ...config, RETURN_DOM_FRAGMENT: true });
-  // The config set above makes every call return a fragment; the library's types follow
-  // only the options passed with the call.
-  return (html) => instance.sanitize(html) as unknown as DocumentFragment;
+  accept?: (sanitize: FragmentSanitizer) => boolean,
+): () => FragmentSanitizer | null {
+  let made: FragmentSanitizer | null | undefined;
+  const make = (): FragmentSanitizer | null => {
+    const instance = purifyLibrary()(window);
+    if (!instance.isSupported) return null;
+    setUp?.(instance);
+    instance.setConfig({ ...config, RETURN_DOM_FRAGMENT: true });
+    // The config set above makes every call return a fragment; the library's types follow
+    // only the options passed with the call.
+    const sanitize: FragmentSanitizer = (html) =>
+      instance.sanitize(html) as unknown as DocumentFragment;
+    return accept === undefined || accept(sanitize) ? sanitize : null;
+  };
+  return () => {
+    if (made === undefined) made = make();
+    return made;
+  };
 }

@@ -55,8 +55,6 @@ const EDGE = 256;
 export const FINAL_BLOCK_LIMIT = 200_000;
 
 let parser: Marked | undefined;
-let purifier: FragmentSanitizer | null | undefined;
-let spanPurifier: FragmentSanitizer | null | undefined;
 
 /** Our parser, made at its first use (with the library's own evaluation). */
 function getParser(): Marked {
@@ -88,30 +86,18 @@ function addMarkdownHooks(instance: DOMPurify): void {
   });
 }
 
-/**
- * Markdown's sanitizer, with its hooks (so they never touch other users of the library);
- * null when this DOM does not let it sanitize (checked on a probe), and markdown is then
- * shown as plain text rather than trusted.
- */
-function getPurifier(): FragmentSanitizer | null {
-  if (purifier !== undefined) return purifier;
-  const sanitize = fragmentSanitizer(MARKDOWN_CONFIG, addMarkdownHooks);
-  const probe = sanitize?.('<img src="x" onerror="x()"><b>b</b>');
-  const works =
-    probe !== undefined &&
-    probe.querySelector("[onerror]") === null &&
-    probe.querySelector("b") !== null;
-  purifier = works ? sanitize : null;
-  return purifier;
+/** Whether `sanitize` really cleans (checked on a probe): where it does not, markdown is
+ * shown as plain text rather than trusted. */
+function cleansProbe(sanitize: FragmentSanitizer): boolean {
+  const probe = sanitize('<img src="x" onerror="x()"><b>b</b>');
+  return probe.querySelector("[onerror]") === null && probe.querySelector("b") !== null;
 }
 
-/** Highlighter spans' sanitizer, made at its first use. */
-function getSpanPurifier(): FragmentSanitizer | null {
-  if (spanPurifier === undefined) {
-    spanPurifier = fragmentSanitizer({ ALLOWED_TAGS: ["span"], ALLOWED_ATTR: ["class"] });
-  }
-  return spanPurifier;
-}
+/** Markdown's sanitizer, with its hooks (so they never touch other users of the library). */
+const getPurifier = fragmentSanitizer(MARKDOWN_CONFIG, addMarkdownHooks, cleansProbe);
+
+/** Highlighter spans' sanitizer. */
+const getSpanPurifier = fragmentSanitizer({ ALLOWED_TAGS: ["span"], ALLOWED_ATTR: ["class"] });
 
 /** http(s) URLs, or data: URLs of an inline image type. */
 export function isAllowedImageUrl(url: string): boolean {
