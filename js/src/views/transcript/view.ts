@@ -140,7 +140,6 @@ export class TranscriptView {
       "aria-label",
       "Transcript: arrow up and down move between parts, Enter selects one",
     );
-    this.scroller.addEventListener("keydown", (event) => this.onKey(event));
     // Only the user stops the view from following the end. The browser moves the view too:
     // it keeps what is on screen in place when content above changes size (a long text
     // becoming markdown above a reader who follows the end), and it clamps the view when
@@ -149,18 +148,25 @@ export class TranscriptView {
     const userInput = (): void => {
       this.userScrollUntil = performance.now() + USER_SCROLL_MS;
     };
-    for (const type of ["wheel", "touchmove", "keydown"]) {
+    for (const type of ["wheel", "touchmove"]) {
       this.scroller.addEventListener(type, userInput, { passive: true });
     }
+    this.scroller.addEventListener("keydown", (event) => {
+      userInput();
+      this.onKey(event);
+    });
     this.scroller.addEventListener("pointerdown", () => {
       this.pointerHeld = true;
       userInput();
+      // Whichever of the two ends the press removes both listeners.
+      const press = new AbortController();
       const release = (): void => {
         this.pointerHeld = false;
         userInput();
+        press.abort();
       };
-      window.addEventListener("pointerup", release, { once: true });
-      window.addEventListener("pointercancel", release, { once: true });
+      window.addEventListener("pointerup", release, { signal: press.signal });
+      window.addEventListener("pointercancel", release, { signal: press.signal });
     });
     this.scroller.addEventListener("scroll", () => {
       if (this.moving) return;
