@@ -93,7 +93,7 @@ describe("the markdown pages of a backlog", () => {
     const text = `${paragraphs.join("\n\n")}\n\nstill typing`;
     view.update(text, false);
     const done = view.el.querySelector(".cs-md-done") as HTMLElement;
-    const pages = () => Array.from(done.children) as HTMLElement[];
+    const pages = () => Array.from(done.querySelectorAll<HTMLElement>(".cs-md-page"));
     for (let k = 0; k < 200 && view.el.querySelector(".cs-md-plain") !== null; k++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

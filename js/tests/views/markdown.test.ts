@@ -5,6 +5,7 @@ import { TextRope } from "../../src/model/rope";
 import { loadHighlighter } from "../../src/views/code/highlight";
 import { schedule } from "../../src/views/frame";
 import {
+  CHAPTER_PAGES,
   COMMIT_BUDGET,
   completePrefixLength,
   FRAME_MARKDOWN_MS,
@@ -193,8 +194,10 @@ describe("incremental rendering", () => {
     const done = view.el.querySelector(".cs-md-done") as HTMLElement;
     const blocks = done.querySelectorAll(".cs-md-block").length;
     expect(blocks).toBeGreaterThan(PAGE_BLOCKS * 2);
-    expect(done.children.length).toBe(Math.ceil(blocks / PAGE_BLOCKS));
-    for (const page of done.children) expect(page.className).toBe("cs-md-page");
+    expect(done.querySelectorAll(".cs-md-page").length).toBe(Math.ceil(blocks / PAGE_BLOCKS));
+    for (const page of done.querySelectorAll(".cs-md-chapter > *")) {
+      expect(page.className).toBe("cs-md-page");
+    }
     expect(view.el.querySelectorAll("p")).toHaveLength(100);
   });
 
@@ -286,4 +289,33 @@ describe("incremental rendering", () => {
     expect(view.el.querySelectorAll("em")).toHaveLength(1600);
     expect(view.el.querySelector(".cs-md-plain")).toBeNull();
   });
+});
+
+// Last in the file: its view of 552 blocks leaves jsdom slower for the tests after it.
+describe("chapters of pages", () => {
+  it("keeps pages in chapters, so laying out the end of a long text does not go over every page", async () => {
+    const view = new MarkdownView();
+    // Streamed a paragraph at a time, each paragraph is a block of its own.
+    const count = CHAPTER_PAGES * PAGE_BLOCKS * 2 + 40;
+    const paragraphs = Array.from({ length: count }, (_, k) => `paragraph ${k} ${"c".repeat(40)}`);
+    let text = "";
+    for (const paragraph of paragraphs) {
+      text += `${paragraph}\n\n`;
+      view.update(text, false);
+    }
+    view.update(text, true);
+    await waitUntil(() => view.el.querySelector(".cs-md-plain") === null);
+    const done = view.el.querySelector(".cs-md-done") as HTMLElement;
+    const chapters = Array.from(done.children);
+    const pages = done.querySelectorAll(".cs-md-page").length;
+    expect(pages).toBe(Math.ceil(count / PAGE_BLOCKS));
+    expect(chapters).toHaveLength(Math.ceil(pages / CHAPTER_PAGES));
+    for (const chapter of chapters) expect(chapter.className).toBe("cs-md-chapter");
+    for (const chapter of chapters.slice(0, -1)) {
+      expect(chapter.childElementCount).toBe(CHAPTER_PAGES);
+    }
+    // In order, every paragraph once.
+    const shown = Array.from(view.el.querySelectorAll("p"), (p) => p.textContent);
+    expect(shown).toEqual(paragraphs);
+  }, 20_000);
 });
