@@ -65,7 +65,7 @@ describe("a long plain text's sheets", () => {
       `\`\`\`\n${Array.from({ length: lines }, (_, k) => line(k)).join("")}`;
     view.update(text(1_000), false);
     const plain = view.el.querySelector(".cs-md-plain") as HTMLElement;
-    const sheets = () => Array.from(plain.children) as HTMLElement[];
+    const sheets = () => Array.from(plain.querySelectorAll<HTMLElement>(".cs-md-sheet"));
     const heldOnes = () => sheets().filter((sheet) => sheet.hasAttribute("hidden"));
     const first = sheets().length;
     expect(first).toBeGreaterThan(2);

@@ -6,6 +6,7 @@ import { loadHighlighter } from "../../src/views/code/highlight";
 import { schedule } from "../../src/views/frame";
 import {
   CHAPTER_PAGES,
+  CHAPTER_SHEETS,
   COMMIT_BUDGET,
   completePrefixLength,
   FRAME_MARKDOWN_MS,
@@ -130,8 +131,12 @@ describe("incremental rendering", () => {
     const pieces = Array.from(plain.querySelectorAll(".cs-md-piece"));
     expect(pieces.length).toBeGreaterThan(code.length / (PLAIN_PIECE + 100));
     for (const piece of pieces.slice(0, -1)) expect(piece.textContent?.endsWith("\n")).toBe(true);
-    // The pieces are grouped in sheets, the unit the browser checks against the viewport.
-    const sheets = Array.from(plain.children);
+    // The pieces are grouped in sheets, the unit the browser checks against the viewport,
+    // and the sheets in chapters.
+    expect(Array.from(plain.children).every((c) => c.classList.contains("cs-md-sheets"))).toBe(
+      true,
+    );
+    const sheets = Array.from(plain.querySelectorAll(".cs-md-sheets > *"));
     expect(sheets.every((sheet) => sheet.classList.contains("cs-md-sheet"))).toBe(true);
     expect(sheets.length).toBe(Math.ceil(pieces.length / SHEET_PIECES));
     expect(sheets.slice(0, -1).every((s) => s.childElementCount === SHEET_PIECES)).toBe(true);
@@ -201,24 +206,34 @@ describe("incremental rendering", () => {
     expect(view.el.querySelectorAll("p")).toHaveLength(100);
   });
 
-  it("drops a sheet of plain pieces once markdown has taken all of its text", async () => {
+  it("drops a sheet of plain pieces, and a chapter of sheets, once markdown has taken all of its text", async () => {
     const view = new MarkdownView();
-    const paragraphs = Array.from({ length: 200 }, (_, k) => `paragraph ${k} ${"x".repeat(1890)}`);
+    const paragraphs = Array.from({ length: 300 }, (_, k) => `paragraph ${k} ${"x".repeat(1890)}`);
     const text = `${paragraphs.join("\n\n")}\n\nstill typing`;
     view.update(text, false);
+    const first = view.el.querySelector(".cs-md-plain > .cs-md-sheets") as HTMLElement;
+    expect(first.childElementCount).toBeGreaterThan(0);
+    expect(first.childElementCount).toBeLessThanOrEqual(CHAPTER_SHEETS);
     const sheetCounts: number[] = [];
-    for (let k = 0; k < 200; k++) {
+    const chapterCounts: number[] = [];
+    for (let k = 0; k < 300; k++) {
       const plain = view.el.querySelector(".cs-md-plain");
       if (plain === null) break;
-      const sheets = Array.from(plain.children);
+      const chapters = Array.from(plain.children);
+      const sheets = Array.from(plain.querySelectorAll(".cs-md-sheet"));
+      expect(chapters.every((chapter) => chapter.childElementCount > 0)).toBe(true);
       expect(sheets.every((sheet) => sheet.childElementCount > 0)).toBe(true);
       expect(plain.textContent?.endsWith("still typing")).toBe(true);
       sheetCounts.push(sheets.length);
+      chapterCounts.push(chapters.length);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(sheetCounts[0]).toBeGreaterThan(2);
+    expect(sheetCounts[0]).toBeGreaterThan(CHAPTER_SHEETS);
     expect(sheetCounts.at(-1) ?? 0).toBeLessThan(sheetCounts[0] as number);
-    expect(view.el.querySelectorAll("p")).toHaveLength(201);
+    expect(chapterCounts[0]).toBe(2);
+    expect(chapterCounts).toContain(1);
+    expect(first.isConnected).toBe(false);
+    expect(view.el.querySelectorAll("p")).toHaveLength(301);
   });
 
   it("draws a growing rope as it draws the same text as a string", async () => {
