@@ -513,13 +513,17 @@ export class MarkdownView {
       if ((k + 1) % SHEET_PIECES === 0 || k + 1 === starts.length) {
         const n = Math.floor(k / SHEET_PIECES);
         if (!this.sheets.has(n)) made += 1;
-        const sheet = this.sheet(n);
+        const sheet = numbered(this.sheets, n, "cs-md-sheet");
         placeChildren(sheet, inSheet);
         shownSheets.push(sheet);
         inSheet = [];
         inChapter.push(sheet);
         if ((n + 1) % CHAPTER_SHEETS === 0 || k + 1 === starts.length) {
-          const chapter = this.plainChapter(Math.floor(n / CHAPTER_SHEETS));
+          const chapter = numbered(
+            this.plainChapters,
+            Math.floor(n / CHAPTER_SHEETS),
+            "cs-md-sheets",
+          );
           placeChildren(chapter, inChapter);
           shownChapters.push(chapter);
           inChapter = [];
@@ -543,26 +547,15 @@ export class MarkdownView {
     }
     placeChildren(this.plain, shownChapters);
   }
+}
 
-  /** The plain chapter element numbered `c`, made when first needed. */
-  private plainChapter(c: number): HTMLElement {
-    let chapter = this.plainChapters.get(c);
-    if (chapter === undefined) {
-      chapter = document.createElement("div");
-      chapter.className = "cs-md-sheets";
-      this.plainChapters.set(c, chapter);
-    }
-    return chapter;
+/** The element numbered `n` in `elements`, made with `className` when first needed. */
+function numbered(elements: Map<number, HTMLElement>, n: number, className: string): HTMLElement {
+  let el = elements.get(n);
+  if (el === undefined) {
+    el = document.createElement("div");
+    el.className = className;
+    elements.set(n, el);
   }
-
-  /** The sheet element numbered `n`, made when first needed. */
-  private sheet(n: number): HTMLElement {
-    let sheet = this.sheets.get(n);
-    if (sheet === undefined) {
-      sheet = document.createElement("div");
-      sheet.className = "cs-md-sheet";
-      this.sheets.set(n, sheet);
-    }
-    return sheet;
-  }
+  return el;
 }
