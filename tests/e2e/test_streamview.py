@@ -231,6 +231,29 @@ _WATCH_SCROLL_JS = """
 }
 """
 
+#: What the transcript shows of a long markdown text: the rendered elements in its box (held
+#: pages lay nothing out), how much of the box they fill, and the last heading before them.
+_SHOWN_TEXT_JS = """
+() => {
+  const s = document.querySelector('.chunkscope .cs-transcript');
+  const box = s.getBoundingClientRect();
+  const shown = [...s.querySelectorAll('.cs-md-page:not([hidden]) .cs-md-block > *')]
+    .map((e) => [e, e.getBoundingClientRect()])
+    .filter(([, r]) => r.height > 0 && r.bottom > box.top && r.top < box.bottom);
+  if (shown.length === 0) return null;
+  const first = shown[0][0];
+  let part = null;
+  for (const h of s.querySelectorAll('.cs-md h2')) {
+    if (h === first || h.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      part = Number(h.textContent.replace('Part ', ''));
+    }
+  }
+  const filled = shown.reduce((sum, [, r]) =>
+    sum + Math.min(r.bottom, box.bottom) - Math.max(r.top, box.top), 0);
+  return { part, filled: filled / box.height, text: first.textContent.slice(0, 60) };
+}
+"""
+
 
 def test_a_reader_following_a_long_burst_stays_at_its_end(lab: LabPage) -> None:
     # Following the end of a long burst, the reader must still be there when the text has
@@ -249,6 +272,18 @@ def test_a_reader_following_a_long_burst_stays_at_its_end(lab: LabPage) -> None:
     jumps = [sample for sample in samples if sample["jump"]]
     assert not jumps, f"the view stopped following the end: {jumps[:3]} of {len(samples)}"
     assert settled.from_bottom <= 24 and not settled.jump_shown, settled
+
+    # Scrolled to the middle, the reader sees the middle of the text: the pages there, kept
+    # out of layout while the burst poured in, are drawn once they are on screen.
+    scroll_transcript_to(lab, (settled.height - settled.client) / 2)
+
+    def drawn() -> dict[str, Any] | None:
+        shown: dict[str, Any] | None = lab.page.evaluate(_SHOWN_TEXT_JS)
+        return shown if shown is not None and shown["filled"] > 0.5 else None
+
+    shown = wait_until(drawn, "the middle of the text drawn after scrolling there", 30)
+    assert shown["part"] is not None and 75 <= shown["part"] <= 675, shown
+    assert "word" in shown["text"] or "point" in shown["text"] or "Part" in shown["text"], shown
     assert not lab.console_errors, lab.console_errors
 
 
