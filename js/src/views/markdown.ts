@@ -8,7 +8,7 @@ import type { DOMPurify } from "dompurify";
 import type { Marked } from "marked";
 import type { TextSource } from "../model/rope";
 import { decorateCode } from "./code/highlight";
-import { placeChildren } from "./dom";
+import { h, placeChildren } from "./dom";
 import { afterFrame, frameTime, inFrame, schedule, whenIdle } from "./frame";
 import { HeldBack } from "./held-back";
 import { type FragmentSanitizer, fragmentSanitizer, markedLibrary } from "./libraries";
@@ -440,18 +440,15 @@ export class MarkdownView {
    * 1M-delta burst left 60-66 frames of 30 ms and more behind it instead of 88-168. */
   private addBlock(content: DocumentFragment, at: number, behind: number): void {
     if (this.page === null || this.page.childElementCount >= PAGE_BLOCKS) {
-      this.page = document.createElement("div");
-      this.page.className = "cs-md-page";
+      this.page = h("div", "cs-md-page");
       if (at > LIVE_MARKDOWN_LIMIT && behind > LIVE_MARKDOWN_LIMIT) this.heldBack.hold(this.page);
       if (this.chapter === null || this.chapter.childElementCount >= CHAPTER_PAGES) {
-        this.chapter = document.createElement("div");
-        this.chapter.className = "cs-md-chapter";
+        this.chapter = h("div", "cs-md-chapter");
         this.done.append(this.chapter);
       }
       this.chapter.append(this.page);
     }
-    const block = document.createElement("div");
-    block.className = "cs-md-block";
+    const block = h("div", "cs-md-block");
     block.append(content);
     this.page.append(block);
   }
@@ -553,8 +550,7 @@ export class MarkdownView {
 function numbered(elements: Map<number, HTMLElement>, n: number, className: string): HTMLElement {
   let el = elements.get(n);
   if (el === undefined) {
-    el = document.createElement("div");
-    el.className = className;
+    el = h("div", className);
     elements.set(n, el);
   }
   return el;
