@@ -285,7 +285,9 @@ def section_consumer(api: Api, args: argparse.Namespace) -> dict[str, Any]:
             channel = api.Channel(api.RunState(), _DropSink())
             if view:
                 channel.ready()
-            consumer = api.Consumer(iter(chunks), channel)
+            # Read as ``show()`` reads a stream: through the adapters' detection, which
+            # passes Mastra chunks on unchanged but looks at every one.
+            consumer = api.Consumer(api.adapters.adapt(iter(chunks)), channel)
             consumer.start()
             consumer.result(timeout=600)
             channel.join(5)

@@ -113,16 +113,18 @@ class StreamAdapter:
 
     def iter_sync(self, source: Iterable[Any]) -> Iterator[Chunk]:
         """Chunks for a sync iterable of foreign events."""
-        iterator = iter(source)
+        # Looked up once: this loop runs once per token of a stream.
+        advance = iter(source).__next__
+        passes = self.passes
         while True:
             try:
-                event = next(iterator)
+                event = advance()
             except StopIteration:
                 break
             except Exception as exc:
                 yield from self.fail(exc)
                 raise
-            if self.passes(event):
+            if passes(event):
                 yield event
             else:
                 yield from self.feed(event)

@@ -103,9 +103,15 @@ class RunChannel(Channel):
     def join(self, timeout: float | None = None) -> None:
         """Nothing to wait for: the board's schedule sends the last batch."""
 
-    def fold(self, chunk: Any, t: float | None = None, where: str | int | None = None) -> None:
+    def fold(
+        self,
+        chunk: Any,
+        t: float | None = None,
+        where: str | int | None = None,
+        now: float | None = None,
+    ) -> None:
         """Fold one chunk and mark the run's row as changed."""
-        super().fold(chunk, t, where)
+        super().fold(chunk, t, where, now)
         self.changed = True
 
     def close(self, *, error: BaseException | None = None, stopped: bool = False) -> None:

@@ -122,9 +122,11 @@ class Channel:
             self._close_growing()
             self._pending.extend(ops)
 
-    def _arrived(self) -> None:
-        """Measure the arrival rate; wake the flusher when nothing was queued."""
-        now = time.monotonic()
+    def _arrived(self, now: float | None = None) -> None:
+        """Measure the arrival rate (``now`` is when the chunk arrived, on the monotonic
+        clock; read here when not given); wake the flusher when nothing was queued."""
+        if now is None:
+            now = time.monotonic()
         self._arrival_gap += ARRIVAL_SMOOTHING * (now - self._last_push - self._arrival_gap)
         self._last_push = now
         # The flusher waits for the first op after a flush; later ones find it awake or
@@ -159,8 +161,16 @@ class Channel:
             if self._size or self.state.ended:
                 self.sink.send_snapshot(self.state.snapshot(self.seq), list(self.state.transient))
 
-    def fold(self, chunk: Any, t: float | None = None, where: str | int | None = None) -> None:
-        """Fold one chunk and queue what changed, atomically (``where`` as ``handle`` takes it)."""
+    def fold(
+        self,
+        chunk: Any,
+        t: float | None = None,
+        where: str | int | None = None,
+        now: float | None = None,
+    ) -> None:
+        """Fold one chunk and queue what changed, atomically (``where`` as ``handle`` takes it;
+        ``now``, when the reader took the time the chunk arrived, spares the channel reading
+        the clock again for the arrival rate)."""
         with self.lock:
             growing = self._growing
             if growing is not None and t is not None:
@@ -169,7 +179,7 @@ class Channel:
                 # ``_close_growing``).
                 text = growing.take(chunk, t)
                 if text is not None:
-                    self._arrived()
+                    self._arrived(now)
                     self._grown.append(text)
                     self._grown_t = t
                     return
@@ -184,7 +194,7 @@ class Channel:
             elif self._ready or self._sent_from_start:
                 # The first delta of a run of them on the lane: queue its text, merged with
                 # its neighbours into one ``append`` op when the batch goes.
-                self._arrived()
+                self._arrived(now)
                 self._close_growing()
                 self._growing = state.growing
                 self._grown.append(text)
@@ -440,7 +450,7 @@ class Consumer:
             parsed = parse_chunk(chunk)
             self.recorder.write(chunk, t, parsed=parsed)
             chunk = parsed
-        self.channel.fold(chunk, t, where)
+        self.channel.fold(chunk, t, where, now)
 
     def _read_sync(self) -> None:
         error: BaseException | None = None
@@ -466,7 +476,7 @@ class Consumer:
             if self._stopping:
                 break
             now = self._last_chunk = clock()
-            fold(chunk, (now - start) * 1000.0, index)
+            fold(chunk, (now - start) * 1000.0, index, now)
 
     async def _read_async(self) -> None:
         error: BaseException | None = None
