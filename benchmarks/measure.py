@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from approaches import RAW_COMM_TARGET
+from approaches import RAW_COMM_TARGET, SHOWS_TAIL_ONLY
 from lab import IOPUB_WARNINGS, LabPage, LabPageError, LabServer, LabServerError
 from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
@@ -25,6 +25,7 @@ READY_SELECTOR = {
     "anywidget-trait": ".bench-view",
     "anywidget-message": ".bench-view",
     "anywidget-batched-33ms": ".bench-view",
+    "anywidget-batched-tail": ".bench-view",
     "raw-comm": ".bench-raw",
 }
 
@@ -169,7 +170,8 @@ def _fill_from_page(result: RunResult, lab: LabPage, scenario: Scenario) -> None
     text: str = data["text"]
     result.iopub_warning = result.iopub_warning or any(w in text for w in IOPUB_WARNINGS)
     shown = alnum_count(_WARNING_BLOCK.sub("", text))
-    result.delivered = shown / expected_alnum(scenario.n, scenario.rate is not None)
+    if result.approach not in SHOWS_TAIL_ONLY:
+        result.delivered = shown / expected_alnum(scenario.n, scenario.rate is not None)
     result.longest_task_ms = float(data["longestTaskMs"])
     if scenario.rate is not None:
         lags: list[float] = data["lags"]

@@ -60,7 +60,9 @@ def summarize(runs: list[RunResult]) -> list[dict[str, Any]]:
         row["first_s"] = _median([r.first_s for r in finished])
         row["first_to_last_s"] = _median(
             [
-                r.visible_s - r.first_s
+                # Both are read in the same frame when the whole text came at once: float
+                # noise there is no time at all.
+                max(0.0, r.visible_s - r.first_s)
                 for r in finished
                 if r.visible_s is not None and r.first_s is not None
             ]
