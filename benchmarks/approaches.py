@@ -190,8 +190,11 @@ class AnywidgetTrait(Approach):
 
 
 class AnywidgetMessage(Approach):
+    #: The widget the messages go to.
+    widget_type: type[Appender] = Appender
+
     def setup(self) -> None:
-        self.widget = Appender()
+        self.widget = self.widget_type()
         display(self.widget)
 
     def stream(self, deltas: Iterable[str]) -> None:
@@ -227,7 +230,7 @@ class AnywidgetBatchedFresh(AnywidgetBatched):
         pass
 
     def stream(self, deltas: Iterable[str]) -> None:
-        self.widget = Appender()
+        self.widget = self.widget_type()
         display(self.widget)
         super().stream(deltas)
 
@@ -236,9 +239,7 @@ class AnywidgetBatchedTail(AnywidgetBatched):
     """The 33 ms batcher with a view that shows only the text's last 2,000 characters: the
     page's floor under a burst. Its screen holds only that end, so it has no "delivered"."""
 
-    def setup(self) -> None:
-        self.widget = TailAppender()
-        display(self.widget)
+    widget_type = TailAppender
 
 
 RAW_COMM_TARGET = "chunkscope_bench_raw"

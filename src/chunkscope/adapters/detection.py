@@ -9,7 +9,7 @@ through unchanged. When nothing matches, every event is kept as a ``raw`` chunk.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, overload
 
 from ._base import StreamAdapter, as_dict
@@ -203,7 +203,6 @@ class AutoAdapter(StreamAdapter):
         self._pending: list[Any] = []
         self.events_seen = 0
         """How many events (SSE events, records or items) reached the adapter."""
-        self._inner_passes: Callable[[Any], bool] | None = None
 
     def _choose(self, event: Any) -> StreamAdapter:
         if self.inner is None:
@@ -246,14 +245,8 @@ class AutoAdapter(StreamAdapter):
 
     def passes(self, event: Any) -> bool:
         """An event the chosen adapter passes through, once the stream is known to be events."""
-        inner_passes = self._inner_passes
-        if inner_passes is None:
-            inner = self.inner
-            if self.transport != "events" or inner is None:
-                return False
-            # Both are settled for good: later events skip these checks.
-            inner_passes = self._inner_passes = inner.passes
-        if inner_passes(event):
+        inner = self.inner
+        if self.transport == "events" and inner is not None and inner.passes(event):
             self.events_seen += 1
             return True
         return False

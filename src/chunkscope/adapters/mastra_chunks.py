@@ -38,13 +38,9 @@ class MastraChunkAdapter(StreamAdapter):
     def passes(self, event: Any) -> bool:
         """A chunk dict with a string ``type`` passes through as it is, without the checks of
         :meth:`handle`: nothing to translate."""
-        # ``_note`` written out: this runs once per token of a Mastra stream.
-        if event.__class__ is dict and event.get("type").__class__ is str:
+        if type(event) is dict and type(event.get("type")) is str:
             self.events_seen += 1
-            self.chunks_seen += 1
-            run_id = event.get("runId")
-            if isinstance(run_id, str):
-                self.writer.run_id = run_id
+            self._note(event)
             return True
         return False
 
