@@ -300,12 +300,21 @@ def cell_json(lab: LabPage, index: int) -> Any:
     return json.loads(lines[-1])
 
 
-def scroll(lab: LabPage) -> Scroll:
-    """The transcript's scroll position."""
+def scroll_if_drawn(lab: LabPage) -> Scroll | None:
+    """The transcript's scroll position, or None while no view has drawn one yet: a cell
+    that shows a stream returns before the page has drawn its view."""
     raw: dict[str, Any] | None = lab.page.evaluate(_SCROLL_JS)
     if raw is None:
-        raise LabPageError("no StreamView transcript on the page")
+        return None
     return Scroll(raw["top"], raw["height"], raw["client"], raw["jump"])
+
+
+def scroll(lab: LabPage) -> Scroll:
+    """The transcript's scroll position."""
+    now = scroll_if_drawn(lab)
+    if now is None:
+        raise LabPageError("no StreamView transcript on the page")
+    return now
 
 
 def wait_transcript_settled(lab: LabPage, timeout_s: float = 15.0) -> Scroll:

@@ -28,6 +28,7 @@ from streamview import (
     read_view,
     sample_until_ended,
     scroll,
+    scroll_if_drawn,
     scroll_transcript_to,
     wait_status,
     wait_transcript_settled,
@@ -166,8 +167,8 @@ def test_transcript_sticks_to_the_bottom_unless_the_user_scrolls_up(lab: LabPage
     start_demo(lab, "scroll", speed=0.3)
 
     def overflowing() -> Scroll | None:
-        now = scroll(lab)
-        return now if now.height > now.client + 40 else None
+        now = scroll_if_drawn(lab)
+        return now if now is not None and now.height > now.client + 40 else None
 
     following = wait_until(overflowing, "the transcript outgrowing its box")
     now = read_view(lab)
