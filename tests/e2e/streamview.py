@@ -325,7 +325,9 @@ def wait_transcript_settled(lab: LabPage, timeout_s: float = 15.0) -> Scroll:
     steady_since = {"t": 0.0, "height": -1.0}
 
     def settled() -> Scroll | None:
-        now = scroll(lab)
+        now = scroll_if_drawn(lab)
+        if now is None:  # the output drawn again, its view not placed yet
+            return None
         plain = lab.page.locator(f"{WIDGET} .cs-transcript .cs-md-plain").count()
         if plain or now.height != steady_since["height"]:
             steady_since.update(t=time.monotonic(), height=now.height)

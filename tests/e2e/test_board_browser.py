@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from board_page import BOARD_JS, OBSERVE_JS
 from lab import LabPage
+from playwright.sync_api import expect
 from streamview import cell_stdout, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -255,7 +256,8 @@ def test_two_thousand_recorded_runs_sort_and_filter_without_a_long_task(lab: Lab
     filter_box.fill("w1999-979")
     lab.page.wait_for_timeout(300)
     visible = board.locator(".cs-brow")
-    assert visible.count() == 1 and "run1999" in (visible.first.text_content() or "")
+    expect(visible).to_have_count(1)  # drawn in a frame after the keystroke
+    assert "run1999" in (visible.first.text_content() or "")
     filter_box.fill("")
     lab.page.wait_for_timeout(300)
     sorting: list[float] = lab.page.evaluate("() => window.__longtasks.splice(0)")
@@ -311,6 +313,7 @@ def test_pick_two_rows_to_compare_and_reopen_a_saved_board_without_its_kernel(
     assert lab.run_cell(0)
     assert lab.run_cell(1, timeout_s=90)
     board = lab.page.locator(BOARD)
+    expect(board.locator(".cs-brow")).to_have_count(2)  # the board's first frame drawn
     # The board's own sheet styles it inside its shadow root (a windowed row is placed
     # absolutely), and the theme's light/dark mark on the page's body is copied in.
     styled = lab.page.evaluate(
@@ -328,7 +331,7 @@ def test_pick_two_rows_to_compare_and_reopen_a_saved_board_without_its_kernel(
     filter_box.click()
     filter_box.press_sequentially("ddabm")
     assert filter_box.input_value() == "ddabm"
-    assert board.locator(".cs-brow").count() == 0
+    expect(board.locator(".cs-brow")).to_have_count(0)  # drawn in the next frame
     cells = lab.page.locator(".jp-Notebook .jp-Cell")
     assert cells.count() == 2 and lab.page.locator(".jp-Notebook .jp-MarkdownCell").count() == 0
     filter_box.fill("")

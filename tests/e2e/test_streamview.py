@@ -178,8 +178,8 @@ def test_transcript_sticks_to_the_bottom_unless_the_user_scrolls_up(lab: LabPage
     scroll_transcript_to(lab, 0)
 
     def grown() -> Scroll | None:
-        now = scroll(lab)
-        return now if now.height > following.height + 40 else None
+        now = scroll_if_drawn(lab)
+        return now if now is not None and now.height > following.height + 40 else None
 
     held = wait_until(grown, "the transcript growing while scrolled up")
     lab.screenshot("streamview-scrolled-up")
@@ -188,7 +188,7 @@ def test_transcript_sticks_to_the_bottom_unless_the_user_scrolls_up(lab: LabPage
 
     lab.page.locator(JUMP_BUTTON).first.click()
     wait_status(lab, "finished")
-    back = scroll(lab)
+    back = wait_transcript_settled(lab)  # the end's refresh draws the output again
     assert back.from_bottom <= 24 and not back.jump_shown, back
     assert not lab.console_errors, lab.console_errors
 
