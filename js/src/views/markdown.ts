@@ -134,11 +134,22 @@ const WARM_UP_PIECES = [
   "```\nprint('hi')\n```",
 ];
 
-/** The pieces as one text, for the steps that take them all at once. */
-const WARM_UP_SAMPLE = WARM_UP_PIECES.join("\n\n");
+/** Text with a character past Latin-1 (a dash, curly quotes: common in model output). The
+ * engine compiles a regular expression apart for such text, so the warm-up runs each of its
+ * steps on both kinds: warmed on Latin-1 text only, the first frame lexing a stream whose
+ * text had such characters spent 26 ms in the lexer. */
+export const WIDE_TEXT = " \u2014 \u201cquoted\u201d";
 
-/** Text every rule's regular expression is run on once, to compile it. */
+/** Each piece as it is and with wide text: both kinds of string the engine compiles for. */
+const WARM_UP_FORMS = ["", WIDE_TEXT];
+
+/** Text every rule's regular expression is run on, to compile it. */
 const WARM_UP_PROBE = "a *b* `c` [d](https://e.com)\n- f\n> g\n| h | i |\n---";
+
+/** Times each rule runs on each kind of string: the engine interprets an expression the
+ * first time it runs and compiles it to machine code the second, which would otherwise
+ * happen all at once in the first lexing (16 ms in one step). */
+const WARM_UP_RULE_RUNS = 2;
 
 /** Most milliseconds of warm-up work per task before the next piece waits for a task of
  * its own. */
@@ -148,37 +159,49 @@ let warmth: "cold" | "warming" | "warm" = "cold";
 
 /** The parser's cold start, in steps of a few milliseconds each (a step ends at each
  * `yield`): the libraries' own evaluation, then every rule's regular expression (the
- * browser compiles one the first time it runs, 1-8 ms each, 30 ms in all for the first text
- * the parser meets), the sanitizer's set-up, each construct lexed, all of them parsed, and
- * each rendered in full. */
+ * browser compiles one the first times it runs, 1-9 ms each), the sanitizer's set-up, each
+ * construct lexed, rendered in full, and all of them parsed and lexed together; every step
+ * on Latin-1 text and on wide text. */
 function* warmUpSteps(): Generator<void, void, void> {
   const { Lexer } = markedLibrary();
   yield;
   const marked = getParser();
   yield;
   const { block, inline } = Lexer.rules;
-  for (const rules of [block.gfm, inline.gfm] as unknown as Record<string, unknown>[]) {
-    for (const rule of Object.values(rules)) {
-      if (!(rule instanceof RegExp)) continue;
-      const at = rule.lastIndex;
-      rule.exec(WARM_UP_PROBE);
-      rule.lastIndex = at;
-      yield;
+  for (const form of WARM_UP_FORMS) {
+    for (const rules of [block.gfm, inline.gfm] as unknown as Record<string, unknown>[]) {
+      for (const rule of Object.values(rules)) {
+        if (!(rule instanceof RegExp)) continue;
+        for (let run = 0; run < WARM_UP_RULE_RUNS; run++) {
+          const at = rule.lastIndex;
+          rule.exec(WARM_UP_PROBE + form);
+          rule.lastIndex = at;
+          yield;
+        }
+      }
     }
   }
   getPurifier();
   yield;
-  for (const piece of WARM_UP_PIECES) {
-    marked.lexer(piece);
+  for (const form of WARM_UP_FORMS) {
+    for (const piece of WARM_UP_PIECES) {
+      marked.lexer(piece + form);
+      yield;
+    }
+  }
+  for (const form of WARM_UP_FORMS) {
+    for (const piece of WARM_UP_PIECES) {
+      renderMarkdown(piece + form, false);
+      yield;
+    }
+  }
+  for (const form of WARM_UP_FORMS) {
+    const sample = WARM_UP_PIECES.map((piece) => piece + form).join("\n\n");
+    marked.parse(sample, { async: false });
+    yield;
+    completeBlockEnds(sample);
     yield;
   }
-  marked.parse(WARM_UP_SAMPLE, { async: false });
-  yield;
-  for (const piece of WARM_UP_PIECES) {
-    renderMarkdown(piece, false);
-    yield;
-  }
-  completeBlockEnds(WARM_UP_SAMPLE);
 }
 
 /**

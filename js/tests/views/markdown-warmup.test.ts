@@ -97,3 +97,46 @@ it.each([
     expect(text?.querySelector("em")?.textContent).toBe("first");
   },
 );
+
+// The engine compiles an expression apart for strings with characters past Latin-1, on its
+// second run: a warm-up on Latin-1 text only left the first lexing of a stream with a dash
+// or curly quotes to compile every rule again, inside a frame.
+it("runs each of the parser's rules twice on Latin-1 text and twice on wide text", async () => {
+  vi.resetModules();
+  const idle: (() => void)[] = [];
+  vi.stubGlobal("requestIdleCallback", (callback: () => void) => idle.push(callback));
+  const runs = new Map<RegExp, { latin: number; wide: number }>();
+  const exec = RegExp.prototype.exec;
+  const spy = vi.spyOn(RegExp.prototype, "exec").mockImplementation(function (
+    this: RegExp,
+    subject: string,
+  ) {
+    const counts = runs.get(this) ?? { latin: 0, wide: 0 };
+    // A regular expression here would call this spy again.
+    if (Array.from(subject).every((char) => char.charCodeAt(0) <= 0xff)) counts.latin += 1;
+    else counts.wide += 1;
+    runs.set(this, counts);
+    return exec.call(this, subject);
+  });
+  try {
+    const markdown = await import("../../src/views/markdown");
+    const { markedLibrary } = await import("../../src/views/libraries");
+    markdown.warmUpMarkdown();
+    for (let tasks = 0; !markdown.markdownIsWarm() && tasks < 10_000; tasks++) idle.shift()?.();
+    expect(markdown.markdownIsWarm()).toBe(true);
+    const { block, inline } = markedLibrary().Lexer.rules;
+    const rules = [block.gfm, inline.gfm].flatMap((set) =>
+      Object.values(set as unknown as Record<string, unknown>).filter(
+        (rule): rule is RegExp => rule instanceof RegExp,
+      ),
+    );
+    expect(rules.length).toBeGreaterThan(20);
+    for (const rule of rules) {
+      expect(runs.get(rule)?.latin ?? 0, String(rule)).toBeGreaterThanOrEqual(2);
+      expect(runs.get(rule)?.wide ?? 0, String(rule)).toBeGreaterThanOrEqual(2);
+    }
+  } finally {
+    spy.mockRestore();
+    vi.unstubAllGlobals();
+  }
+});

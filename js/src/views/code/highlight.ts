@@ -70,7 +70,9 @@ export function decorateCode(
     );
     pre.replaceWith(box);
     box.append(bar, pre);
-    if (!highlight || text.length > HIGHLIGHT_LIMIT) continue;
+    // A block that names no language stays plain (see `highlightHtml`): it does not load
+    // the highlighter, whose first evaluation is a task of its own while text streams.
+    if (!highlight || language.trim() === "" || text.length > HIGHLIGHT_LIMIT) continue;
     work.push(
       loadHighlighter()
         .then(nextTask)

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decorateCode, languageOf, loadHighlighter } from "../../../src/views/code/highlight";
 import { renderMarkdown, sanitizeSpans } from "../../../src/views/markdown";
 
@@ -40,6 +40,35 @@ describe("code blocks", () => {
     await decorateCode(el, sanitizeSpans);
     expect(el.querySelector("code")?.classList.contains("hljs")).toBe(false);
     expect(el.querySelectorAll(".cs-code")).toHaveLength(1);
+  });
+
+  it("leave a block that names no language plain, without loading the highlighter", async () => {
+    vi.resetModules();
+    let loads = 0;
+    vi.doMock("../../../src/views/code/languages", () => {
+      loads += 1;
+      return { highlightHtml: () => ({ html: "<span>x</span>", language: "python" }) };
+    });
+    try {
+      const fresh = await import("../../../src/views/code/highlight");
+      const block = (language: string): HTMLElement => {
+        const el = document.createElement("div");
+        el.innerHTML = `<pre><code${language ? ` class="language-${language}"` : ""}>x = 1</code></pre>`;
+        return el;
+      };
+      const plain = block("");
+      await fresh.decorateCode(plain, sanitizeSpans);
+      expect(plain.querySelector(".cs-code .cs-copy")).not.toBeNull();
+      expect(plain.querySelector("code")?.classList.contains("hljs")).toBe(false);
+      expect(loads).toBe(0);
+      const named = block("python");
+      await fresh.decorateCode(named, sanitizeSpans);
+      expect(named.querySelector("code")?.classList.contains("hljs")).toBe(true);
+      expect(loads).toBe(1);
+    } finally {
+      vi.doUnmock("../../../src/views/code/languages");
+      vi.resetModules();
+    }
   });
 
   it("drop anything but spans from highlighter HTML", () => {
