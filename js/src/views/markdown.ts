@@ -217,9 +217,16 @@ export function warmUpMarkdown(): void {
   const slice = (): void => {
     const started = performance.now();
     let done = false;
+    // The next step is taken to last as long as the one before: a slice does not begin a
+    // step it would likely finish past its time (under load the idle task runs anyway, when
+    // its wait is over, between the frames of a burst).
+    let last = 0;
     try {
-      while (!done && performance.now() - started < WARM_UP_SLICE_MS) {
+      for (let now = started; !done && now - started + last < WARM_UP_SLICE_MS; ) {
         done = steps.next().done === true;
+        const after = performance.now();
+        last = after - now;
+        now = after;
       }
     } finally {
       if (!done) whenIdle(slice);
