@@ -138,7 +138,7 @@ const WARM_UP_PIECES = [
  * engine compiles a regular expression apart for such text, so the warm-up runs each of its
  * steps on both kinds: warmed on Latin-1 text only, the first frame lexing a stream whose
  * text had such characters spent 26 ms in the lexer. */
-export const WIDE_TEXT = " \u2014 \u201cquoted\u201d";
+const WIDE_TEXT = " \u2014 \u201cquoted\u201d";
 
 /** Each piece as it is and with wide text: both kinds of string the engine compiles for. */
 const WARM_UP_FORMS = ["", WIDE_TEXT];

@@ -9,9 +9,10 @@ import {
   type StoreState,
 } from "../../../src/model/store";
 import type { Op, Part } from "../../../src/model/wire";
+import { markdownIsWarm, warmUpMarkdown } from "../../../src/views/markdown";
 import { createShared, type PanelContext } from "../../../src/views/panel";
 import { mountTranscript, TranscriptView } from "../../../src/views/transcript/view";
-import { batch, part, snapshot } from "../../helpers";
+import { batch, part, snapshot, waitUntil } from "../../helpers";
 
 function build(parts: Part[], runFields: Record<string, unknown> = {}): StoreState {
   const state = fromSnapshot(snapshot(parts));
@@ -362,6 +363,10 @@ describe("mountTranscript", () => {
   });
 
   it("tells a view built after the run ended that this page watched it live", async () => {
+    // With the parser warm, the text is drawn as markdown at once: jsdom has no
+    // ResizeObserver to follow the bottom when plain text becomes markdown a frame later.
+    warmUpMarkdown();
+    await waitUntil(markdownIsWarm);
     const streaming = applyDown(
       emptyState(),
       batch(1, { op: "add", part: part("text", { id: "t", t0: 0, text: "going" }) }),
