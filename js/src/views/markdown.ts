@@ -184,19 +184,16 @@ function* warmUpSteps(): Generator<void, void, void> {
   getPurifier();
   yield;
   for (const form of WARM_UP_FORMS) {
-    for (const piece of WARM_UP_PIECES) {
-      marked.lexer(piece + form);
+    const pieces = WARM_UP_PIECES.map((piece) => piece + form);
+    for (const piece of pieces) {
+      marked.lexer(piece);
       yield;
     }
-  }
-  for (const form of WARM_UP_FORMS) {
-    for (const piece of WARM_UP_PIECES) {
-      renderMarkdown(piece + form, false);
+    for (const piece of pieces) {
+      renderMarkdown(piece, false);
       yield;
     }
-  }
-  for (const form of WARM_UP_FORMS) {
-    const sample = WARM_UP_PIECES.map((piece) => piece + form).join("\n\n");
+    const sample = pieces.join("\n\n");
     marked.parse(sample, { async: false });
     yield;
     completeBlockEnds(sample);
@@ -221,8 +218,9 @@ export function warmUpMarkdown(): void {
     // step it would likely finish past its time (under load the idle task runs anyway, when
     // its wait is over, between the frames of a burst).
     let last = 0;
+    let now = started;
     try {
-      for (let now = started; !done && now - started + last < WARM_UP_SLICE_MS; ) {
+      while (!done && now - started + last < WARM_UP_SLICE_MS) {
         done = steps.next().done === true;
         const after = performance.now();
         last = after - now;
