@@ -1,5 +1,5 @@
 import * as esbuild from "esbuild";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { readText } from "./files";
 
 const LIBRARIES = { marked: "node_modules/marked/", dompurify: "node_modules/dompurify/" };
@@ -52,6 +52,36 @@ it.each(["src/widget.ts", "src/board.ts"])(
     )) as { default: { render: unknown } };
     expect(typeof module.default.render).toBe("function");
     expect(evaluated()).toEqual([]);
+  },
+  30_000,
+);
+
+it.each(["src/widget.ts", "src/board.ts"])(
+  "%s loads without making a number formatter (its locale data costs a page 40-50 ms)",
+  async (entry) => {
+    const code = await bundleWithMarks(entry);
+    const made = vi.spyOn(Intl, "NumberFormat");
+    const localized = vi.spyOn(Number.prototype, "toLocaleString");
+    try {
+      await import(`data:text/javascript;charset=utf-8,${encodeURIComponent(code)}#numbers`);
+      expect(made).not.toHaveBeenCalled();
+      expect(localized).not.toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+      localized.mockRestore();
+    }
+  },
+  30_000,
+);
+
+it.each(["src/widget.ts", "src/board.ts", "src/standalone.ts"])(
+  "%s formats no number through Intl, in its own code or a library's",
+  async (entry) => {
+    // Whichever frame first made a formatter would pay for the locale's data: counts are
+    // written by formatNumber (src/util.ts) instead.
+    const code = await bundleWithMarks(entry);
+    expect(code).toContain("formatNumber");
+    expect(code).not.toMatch(/\btoLocaleString\(|\bIntl\./);
   },
   30_000,
 );

@@ -5,6 +5,7 @@
  * scrolling sideways; the run's text, the widest, comes last.
  */
 import type { BoardRow } from "../model/wire";
+import { formatNumber } from "../util";
 import type { SortKey } from "./order";
 
 export type ColumnId =
@@ -47,13 +48,8 @@ export const NONE = "—";
 
 const seconds = (ms: number | null) =>
   typeof ms === "number" && Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : NONE;
-/** One formatter for every cell: making one per call costs more than the rest of a row. */
-const numbers = new Intl.NumberFormat("en-US");
-
-/** A whole number with thousands separators: 2000 → "2,000". */
-export const formatCount = (value: number) => numbers.format(value);
 const count = (value: number | null) =>
-  typeof value === "number" && Number.isFinite(value) ? numbers.format(value) : NONE;
+  typeof value === "number" && Number.isFinite(value) ? formatNumber(value) : NONE;
 const words = (value: string | null) => (typeof value === "string" && value !== "" ? value : "");
 
 export const COLUMNS: readonly Column[] = [

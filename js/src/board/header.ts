@@ -5,8 +5,8 @@
  * there to stop it).
  */
 import type { BoardStatus } from "../model/wire";
+import { formatNumber } from "../util";
 import { h, placeChildren, setText } from "../views/dom";
-import { formatCount } from "./columns";
 
 export interface HeaderActions {
   toggleStatus(status: BoardStatus): void;
@@ -67,7 +67,7 @@ export class BoardHeader {
     const buttons = statuses.map((status) => {
       const button = this.statusButton(status);
       const count = content.counts.get(status) ?? 0;
-      setText(button, `${status.replace(/-/g, " ")} ${formatCount(count)}`);
+      setText(button, `${status.replace(/-/g, " ")} ${formatNumber(count)}`);
       const pressed = String(content.pressed.has(status));
       if (button.getAttribute("aria-pressed") !== pressed)
         button.setAttribute("aria-pressed", pressed);
@@ -77,8 +77,8 @@ export class BoardHeader {
     setText(
       this.shown,
       content.shown === content.total
-        ? `${formatCount(content.total)} runs`
-        : `${formatCount(content.shown)} of ${formatCount(content.total)} runs`,
+        ? `${formatNumber(content.total)} runs`
+        : `${formatNumber(content.shown)} of ${formatNumber(content.total)} runs`,
     );
     if (this.compareButton.disabled !== (content.picked !== 2))
       this.compareButton.disabled = content.picked !== 2;

@@ -3,6 +3,7 @@
  * the saved board kept its row only.
  */
 import type { BoardRow, BoardSaved } from "../model/wire";
+import { formatNumber } from "../util";
 import { isActive } from "./order";
 
 /** Why the run of `row` is not in the saved board `saved`. */
@@ -12,8 +13,7 @@ export function notKeptMessage(row: BoardRow | undefined, saved: BoardSaved | nu
     return `The board was not saved with its runs: only their rows are here. ${rerun}`;
   if (row !== undefined && isActive(row.status))
     return `Only this run's summary was saved: it had not ended when the board was saved. ${rerun}`;
-  const bytes = (value: unknown) =>
-    typeof value === "number" ? value.toLocaleString("en-US") : "?";
+  const bytes = (value: unknown) => (typeof value === "number" ? formatNumber(value) : "?");
   const reason = row === undefined ? undefined : saved.leftOut?.[row.id];
   if (reason === "total")
     return (

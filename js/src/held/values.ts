@@ -5,6 +5,7 @@
  * wording the progress.
  */
 import type { HeldAnswer, HeldEntry, Part } from "../model/wire";
+import { formatNumber } from "../util";
 
 /** Which held value to fetch, and how big its whole JSON is (for the progress). */
 export interface HeldRequest {
@@ -96,6 +97,6 @@ export function receivedBytes(assembly: Assembly | null, size: number): number {
 
 /** "loading the full value… 1,234 of 10,000 KB" */
 export function loadingLabel(received: number, total: number): string {
-  const kb = (bytes: number) => Math.ceil(bytes / 1024).toLocaleString("en-US");
+  const kb = (bytes: number) => formatNumber(Math.ceil(bytes / 1024));
   return `loading the full value… ${kb(received)} of ${kb(total)} KB`;
 }

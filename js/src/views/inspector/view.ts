@@ -6,6 +6,7 @@
 
 import type { StoreState } from "../../model/store";
 import type { ChunkFamily } from "../../model/wire";
+import { formatNumber } from "../../util";
 import { JsonTree } from "../json-tree";
 import type { PanelContext } from "../panel";
 import { formatMs } from "../timeline/format";
@@ -190,8 +191,8 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
     count.textContent = !ctx.store.get().rowsLoaded
       ? "loading the chunk rows from the kernel…"
       : shown.length === all.length
-        ? `${all.length.toLocaleString("en-US")} rows`
-        : `${shown.length.toLocaleString("en-US")} of ${all.length.toLocaleString("en-US")} rows`;
+        ? `${formatNumber(all.length)} rows`
+        : `${formatNumber(shown.length)} of ${formatNumber(all.length)} rows`;
   };
 
   const updateChips = (): void => {
@@ -201,7 +202,7 @@ export function mountInspector(container: HTMLElement, ctx: PanelContext): () =>
     for (const [family, chip] of chipByFamily) {
       const n = counts.get(family) ?? 0;
       const on = filter.families.has(family);
-      chip.textContent = `${family} ${n.toLocaleString("en-US")}`;
+      chip.textContent = `${family} ${formatNumber(n)}`;
       chip.setAttribute("aria-pressed", String(on));
       chip.classList.toggle("cs-on", on);
       chip.classList.toggle("cs-empty", n === 0);

@@ -4,6 +4,7 @@
  * selects its part exactly like a click on its bar. A long lane lists its first items and
  * says how many more it holds, so a run with 10k items keeps a small DOM.
  */
+import { formatNumber } from "../../util";
 import { formatMs } from "./format";
 import type { Lane, Layout, Marker, TimelineItem } from "./layout";
 
@@ -43,7 +44,7 @@ export function describeItem(item: TimelineItem): string {
 
 /** How many items and rows a lane holds, in words. */
 export function describeLane(lane: Lane, count: number): string {
-  const items = `${count.toLocaleString("en-US")} ${count === 1 ? "item" : "items"}`;
+  const items = `${formatNumber(count)} ${count === 1 ? "item" : "items"}`;
   return lane.rows > 1 ? `${items} in ${lane.rows} rows` : items;
 }
 
@@ -108,7 +109,7 @@ export function createOutline(doc: Document, onPick: (partId: string) => void): 
     if (items.length > OUTLINE_ITEMS_PER_LANE) {
       const more = doc.createElement("li");
       more.className = "cs-outline-more";
-      more.textContent = `and ${(items.length - OUTLINE_ITEMS_PER_LANE).toLocaleString("en-US")} more`;
+      more.textContent = `and ${formatNumber(items.length - OUTLINE_ITEMS_PER_LANE)} more`;
       list.append(more);
     }
     entry.append(label, count, list);
