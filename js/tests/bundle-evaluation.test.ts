@@ -57,7 +57,7 @@ it.each(["src/widget.ts", "src/board.ts"])(
 );
 
 it.each(["src/widget.ts", "src/board.ts"])(
-  "%s loads without making a number formatter (its locale data costs a page 40-50 ms)",
+  "%s loads without making a number formatter (its locale data costs a new page 40-50 ms)",
   async (entry) => {
     const code = await bundleWithMarks(entry);
     const made = vi.spyOn(Intl, "NumberFormat");
