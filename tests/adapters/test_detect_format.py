@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 from adapter_fixtures import assert_coherent, replay_list, sse_bytes
 
 from chunkscope.adapters import adapt, detect, parse_sse
-from chunkscope.adapters.detection import detect_text
+from chunkscope.adapters.detection import AutoAdapter, detect_text
+from chunkscope.adapters.mastra_chunks import MastraChunkAdapter
 
 CASES = [
     ("langchain", "agent_tool", "langchain"),
@@ -52,6 +54,59 @@ def test_mastra_chunks_pass_through_unchanged() -> None:
     ]
     assert detect(chunks[0]) == "mastra"
     assert list(adapt(chunks)) == chunks
+
+
+def _delta(text: str, run_id: str = "r1") -> dict[str, object]:
+    return {
+        "type": "text-delta",
+        "runId": run_id,
+        "from": "AGENT",
+        "payload": {"id": "t", "text": text},
+    }
+
+
+def test_mastra_items_that_are_not_chunk_dicts_are_read_between_chunks() -> None:
+    # After a chunk dict, the next ones are relayed in one loop; an item of another kind
+    # in the middle (JSON text, an unreadable value) still gets the adapter's reading, and
+    # the dicts after it pass through again.
+    start = {"type": "start", "runId": "r1", "from": "AGENT", "payload": {}}
+    items = [start, _delta("a"), json.dumps(_delta("b")), _delta("c"), 42, _delta("d")]
+    chunks = list(adapt(items))
+    assert chunks[:4] == [start, _delta("a"), _delta("b"), _delta("c")]
+    assert chunks[4]["type"] == "raw"
+    assert "event 5" in json.dumps(chunks[4]["payload"])
+    assert chunks[5] == _delta("d")
+    assert len(chunks) == 6
+
+
+def test_a_mastra_source_that_raises_mid_stream_ends_with_an_error_for_its_run() -> None:
+    def source() -> Iterator[object]:
+        yield {"type": "start", "runId": "r1", "from": "AGENT", "payload": {}}
+        yield _delta("a")
+        yield _delta("b", run_id="r2")
+        raise ConnectionError("the connection dropped")
+
+    chunks: list[dict[str, object]] = []
+    with pytest.raises(ConnectionError, match="the connection dropped"):
+        for chunk in adapt(source()):
+            chunks.append(chunk)
+    assert [c["type"] for c in chunks] == ["start", "text-delta", "text-delta", "error"]
+    # the error carries the run id of the last chunk relayed, as chunks the adapter makes do
+    assert chunks[-1]["runId"] == "r2"
+    assert "the connection dropped" in json.dumps(chunks[-1]["payload"])
+
+
+def test_the_auto_adapter_counts_every_chunk_it_relays() -> None:
+    adapter = AutoAdapter()
+    items = [_delta(str(i)) for i in range(50)]
+    relayed = adapter.iter_sync(items)
+    assert [next(relayed) for _ in range(20)] == items[:20]
+    relayed.close()  # a reader that stops part way: what was relayed is counted
+    assert adapter.events_seen == 20
+    inner = adapter.inner
+    assert isinstance(inner, MastraChunkAdapter)
+    assert (inner.events_seen, inner.chunks_seen) == (20, 20)
+    assert list(AutoAdapter().iter_sync(items)) == items
 
 
 def test_mastra_workflow_records_split_by_record_separator() -> None:

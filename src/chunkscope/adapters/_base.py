@@ -14,11 +14,18 @@ a sync or async iterable. The rules, the same for every format:
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Generator, Iterable, Iterator
 from typing import Any, ClassVar, TypeVar, overload
 
 from ._json import exception_info, to_jsonable
 from ._writer import Chunk, MastraWriter
+
+SOURCE_ENDED: Any = object()
+"""What :meth:`StreamAdapter.relay` returns when the source ran out."""
+
+Relay = Generator[Any, None, Any]
+"""A :meth:`StreamAdapter.relay`: yields the events that pass, returns the first that does
+not (or :data:`SOURCE_ENDED`)."""
 
 Handler = Callable[..., None]
 """A handler method: called as ``handler(adapter, event, ...)``."""
@@ -107,6 +114,32 @@ class StreamAdapter:
         events of a Mastra stream are such chunks, and this runs once per token."""
         return False
 
+    def relay(
+        self, advance: Callable[[], Any], tally: Callable[[int], None] | None = None
+    ) -> Relay:
+        """Yield the events ``advance`` gives for as long as each :meth:`passes`, and return
+        the first that does not, or :data:`SOURCE_ENDED` when ``advance`` ran out (what else it
+        raises goes through). ``tally`` is told how many passed, once, when the relay ends.
+
+        The drivers hand a source over to it after an event that passed: in a Mastra stream
+        the next ones usually pass too, and an adapter can relay them in one loop of its own
+        (see ``MastraChunkAdapter.relay``) instead of a call of :meth:`passes` each."""
+        passes = self.passes
+        relayed = 0
+        try:
+            while True:
+                try:
+                    event = advance()
+                except StopIteration:
+                    return SOURCE_ENDED
+                if not passes(event):
+                    return event
+                relayed += 1
+                yield event
+        finally:
+            if tally is not None:
+                tally(relayed)
+
     def convert(self, events: Iterable[Any]) -> list[Chunk]:
         """Convert a whole list of events (re-raises what the iterable raises)."""
         return list(self.iter_sync(events))
@@ -116,6 +149,7 @@ class StreamAdapter:
         # Looked up once: this loop runs once per token of a stream.
         advance = iter(source).__next__
         passes = self.passes
+        relay = self.relay
         while True:
             try:
                 event = advance()
@@ -126,8 +160,14 @@ class StreamAdapter:
                 raise
             if passes(event):
                 yield event
-            else:
-                yield from self.feed(event)
+                try:
+                    event = yield from relay(advance)
+                except Exception as exc:  # raised by the source, within the relay
+                    yield from self.fail(exc)
+                    raise
+                if event is SOURCE_ENDED:
+                    break
+            yield from self.feed(event)
         yield from self.end()
 
     async def iter_async(self, source: AsyncIterable[Any]) -> AsyncIterator[Chunk]:

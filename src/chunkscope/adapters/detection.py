@@ -9,10 +9,10 @@ through unchanged. When nothing matches, every event is kept as a ``raw`` chunk.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, overload
 
-from ._base import StreamAdapter, as_dict
+from ._base import Relay, StreamAdapter, as_dict
 from ._json import parse_json_text
 from ._records import RecordSplitter
 from ._writer import Chunk
@@ -250,6 +250,23 @@ class AutoAdapter(StreamAdapter):
             self.events_seen += 1
             return True
         return False
+
+    def relay(
+        self, advance: Callable[[], Any], tally: Callable[[int], None] | None = None
+    ) -> Relay:
+        """The chosen adapter's relay itself once the stream is known to be events (a relay of
+        a relay would be one more generator to resume per event), each event it passes counted
+        here too."""
+        inner = self.inner
+        if self.transport != "events" or inner is None:
+            return super().relay(advance, tally)
+
+        def counted(relayed: int) -> None:
+            self.events_seen += relayed
+            if tally is not None:
+                tally(relayed)
+
+        return inner.relay(advance, counted)
 
     def _feed_text(self, piece: Any) -> list[Chunk]:
         if isinstance(piece, bytearray):

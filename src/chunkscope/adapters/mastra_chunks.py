@@ -9,10 +9,10 @@ ends without it was cut short and gets an ``error`` chunk saying so.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, overload
 
-from ._base import StreamAdapter
+from ._base import SOURCE_ENDED, Relay, StreamAdapter
 from ._events import sse_json
 from ._json import to_jsonable
 from ._writer import Chunk
@@ -43,6 +43,33 @@ class MastraChunkAdapter(StreamAdapter):
             self._note(event)
             return True
         return False
+
+    def relay(
+        self, advance: Callable[[], Any], tally: Callable[[int], None] | None = None
+    ) -> Relay:
+        """:meth:`StreamAdapter.relay` with :meth:`passes` and its note written into the loop:
+        this runs once per token of every Mastra stream."""
+        writer = self.writer
+        run_id = writer.run_id
+        relayed = 0
+        try:
+            while True:
+                try:
+                    event = advance()
+                except StopIteration:
+                    return SOURCE_ENDED
+                if event.__class__ is not dict or event.get("type").__class__ is not str:
+                    return event
+                relayed += 1
+                chunk_run = event.get("runId")
+                if chunk_run is not run_id and isinstance(chunk_run, str):
+                    writer.run_id = run_id = chunk_run
+                yield event
+        finally:
+            self.events_seen += relayed
+            self.chunks_seen += relayed
+            if tally is not None:
+                tally(relayed)
 
     def feed(self, event: Any) -> list[Chunk]:
         """As :meth:`StreamAdapter.feed`; a chunk that :meth:`passes` comes back alone."""
