@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -40,6 +40,7 @@ sys.path[:0] = [str(HERE), str(ROOT / "tests" / "e2e"), str(ROOT / "src")]
 
 import stream_text  # noqa: E402
 from approaches import mastra_text_chunks  # noqa: E402
+from bare_view import MOUNT_JS, bundle_files, record_messages  # noqa: E402
 from lab import launch_chromium  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
@@ -47,30 +48,8 @@ from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 END_MARKER = "END-OF-BURST"
 
 _PAGE_JS = """
-async ({ code, css, messages, marker }) => {
-  const style = document.createElement('style');
-  style.textContent = css;
-  document.head.append(style);
-  const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
-  const widget = (await import(url)).default;
-  const listeners = new Map();
-  const values = { snapshot: null, title: 'burst' };
-  const model = {
-    get: (name) => values[name],
-    set: (name, value) => { values[name] = value; },
-    save_changes: () => {},
-    send: () => {},
-    on: (event, fn) => {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event).add(fn);
-    },
-    off: (event, fn) => listeners.get(event)?.delete(fn),
-  };
-  const el = document.createElement('div');
-  el.style.width = '846px';
-  document.body.append(el);
-  widget.initialize?.({ model });
-  widget.render({ model, el });
+async ({ messages, marker }) => {
+  const { el, deliver } = window.__bareView;
   const longtasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) longtasks.push(e.duration);
@@ -80,17 +59,16 @@ async ({ code, css, messages, marker }) => {
   const start = messages[0][0];
   await new Promise((resolve) => {
     let k = 0;
-    const deliver = () => {
+    const deliverDue = () => {
       const now = performance.now() - t0;
       while (k < messages.length && messages[k][0] - start <= now) {
-        const message = JSON.parse(messages[k][1]);
-        for (const fn of listeners.get('msg:custom') ?? []) fn(message);
+        deliver(messages[k][1]);
         k++;
       }
       if (k === messages.length) return resolve();
-      setTimeout(deliver, Math.max(0, messages[k][0] - start - (performance.now() - t0)));
+      setTimeout(deliverDue, Math.max(0, messages[k][0] - start - (performance.now() - t0)));
     };
-    deliver();
+    deliverDue();
   });
   // The marker is in the last message: wait until a frame has drawn it.
   let shown = null;
@@ -116,36 +94,12 @@ async ({ code, css, messages, marker }) => {
 """
 
 
-def record_messages(n: int) -> list[tuple[float, str]]:
+def burst_messages(n: int) -> list[tuple[float, str]]:
     """The messages a live view of a run of ``n`` text deltas receives, each with the time
-    (ms) the channel sent it: folded at full speed, as ``chunkscope.show`` folds a burst."""
-    from chunkscope.fold.state import RunState
-    from chunkscope.live.consume import Channel, Consumer
-    from chunkscope.live.widget import StreamView, _WidgetSink
-
-    sent: list[tuple[float, str]] = []
-
-    class Recorder:
-        """Stands for the widget: keeps each message with the time it was sent."""
-
-        def send(self, message: dict[str, Any]) -> None:
-            sent.append((time.monotonic() * 1000.0, json.dumps(message)))
-
-    class Sink(_WidgetSink):
-        """The live widget's own messages; nothing is persisted."""
-
-        def persist(self, snapshot: dict[str, Any]) -> None:
-            pass
-
+    (ms) the channel sent it; the last delta ends with ``END_MARKER``."""
     deltas = stream_text.make_deltas(n, seed=7)
     deltas[-1] = deltas[-1] + " " + END_MARKER
-    channel = Channel(RunState(), Sink(cast(StreamView, Recorder())))
-    channel.ready()
-    consumer = Consumer(mastra_text_chunks(deltas, run_id="burst"), channel)
-    consumer.start()
-    consumer.result(timeout=600)
-    channel.join(10)
-    return sent
+    return record_messages(mastra_text_chunks(deltas, run_id="burst"))
 
 
 def main_thread_tasks(trace_path: Path) -> list[float]:
@@ -166,9 +120,7 @@ def main_thread_tasks(trace_path: Path) -> list[float]:
     return max(tasks.values(), key=len, default=[])
 
 
-def run_once(
-    browser: Browser, bundle: Path, css: str, messages: list[Any], work: Path
-) -> dict[str, Any]:
+def run_once(browser: Browser, bundle: Path, messages: list[Any], work: Path) -> dict[str, Any]:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         page.goto("about:blank")
@@ -182,10 +134,8 @@ def run_once(
                 "blink.user_timing",
             ],
         )
-        result = page.evaluate(
-            _PAGE_JS,
-            {"code": bundle.read_text(), "css": css, "messages": messages, "marker": END_MARKER},
-        )
+        page.evaluate(MOUNT_JS, bundle_files(bundle))
+        result = page.evaluate(_PAGE_JS, {"messages": messages, "marker": END_MARKER})
         browser.stop_tracing()
         tasks = main_thread_tasks(trace)
         result["busyMs"] = sum(tasks)
@@ -202,10 +152,9 @@ def main() -> None:
     parser.add_argument("--bundle", type=Path, action="append")
     args = parser.parse_args()
     bundles: list[Path] = args.bundle or [ROOT / "src" / "chunkscope" / "static" / "widget.js"]
-    css = (ROOT / "src" / "chunkscope" / "static" / "widget.css").read_text()
 
     started = time.monotonic()
-    messages = record_messages(args.deltas)
+    messages = burst_messages(args.deltas)
     size = sum(len(text) for _, text in messages)
     print(
         f"{len(messages)} messages, {size / 1e6:.1f} MB, sent over "
@@ -219,7 +168,7 @@ def main() -> None:
         try:
             for index in range(args.runs):
                 for bundle in bundles:
-                    result = run_once(browser, bundle, css, messages, Path(work))
+                    result = run_once(browser, bundle, messages, Path(work))
                     results[bundle].append(result)
                     tasks = sorted(result["longtasks"], reverse=True)
                     print(

@@ -21,6 +21,17 @@ export class HeldBack {
     observer.observe(el);
   }
 
+  /** Put `el` back into layout now and stop watching it. */
+  release(el: HTMLElement): void {
+    el.removeAttribute("hidden");
+    this.observer?.unobserve(el);
+  }
+
+  /** Whether `el` is held (not yet come into view, nor released). */
+  holds(el: HTMLElement): boolean {
+    return el.getAttribute("hidden") === "until-found";
+  }
+
   /** Stop watching `el` (it left the page). */
   forget(el: HTMLElement): void {
     this.observer?.unobserve(el);

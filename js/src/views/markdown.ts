@@ -41,6 +41,12 @@ export const PLAIN_PIECE = 2_000;
  * of checks), 15 ms with 32 (the sheets in view laid out whole) and 12 ms with 8. */
 export const SHEET_PIECES = 8;
 
+/** Plain pieces drawn in one go that end more than this many characters before the end of
+ * the text are held out of layout until they come into view (see HeldBack): a reader
+ * following the end sees a box of its last lines, and a frame that takes 100 KB of a
+ * burst lays out what is shown, not the text that scrolls past unseen. */
+export const PLAIN_SHOWN_TAIL = 6_000;
+
 /** Sheets per chapter of plain text, grouped for the reason pages are (see CHAPTER_PAGES):
  * a backlog of megabytes is hundreds of sheets. With them in chapters, the page alone under
  * a 1M-delta burst was busy 24.1 s instead of 26.7 s, and its text was all markdown 3.7 s
@@ -308,6 +314,12 @@ export function completeBlockEnds(tail: string): number[] {
  * frame's time checked between steps. */
 export const COMMIT_STEP = 2_000;
 
+/** While complete blocks wait to be committed (a backlog, or a frame out of time), a tail
+ * longer than this is drawn as plain text: it would be rendered again as each of them is
+ * committed. At the end of a 300k-delta burst, rendering the 32 KB left as markdown made
+ * tasks of 45-61 ms, and putting it in the page one of 62 ms. */
+export const PENDING_TAIL_LIMIT = COMMIT_STEP;
+
 /** A growing markdown text drawn into one element. */
 export class MarkdownView {
   /** The element holding the rendered markdown. */
@@ -337,8 +349,12 @@ export class MarkdownView {
   private readonly sheets = new Map<number, HTMLElement>();
   /** Chapter elements by chapter number: chapter `c` holds sheets `c * CHAPTER_SHEETS` on. */
   private readonly plainChapters = new Map<number, HTMLElement>();
-  /** Sheets that have not been on screen yet, kept out of layout until they are. */
+  /** Sheets and pieces that have not been on screen yet, kept out of layout until they are. */
   private readonly heldBack = new HeldBack();
+  /** Pieces held when they were drawn, by sheet number, while their sheet is one of the
+   * last two: past them, a sheet none of whose held pieces came into view is held whole
+   * instead, so the browser watches a sheet rather than each of its pieces. */
+  private readonly heldPieces = new Map<number, HTMLElement[]>();
   private readonly plain = document.createElement("div");
   /** Draws again in the next frame (text that came after this frame's time for markdown). */
   private readonly resume = (): void => this.update(this.wanted, this.wantedFinal);
@@ -385,6 +401,7 @@ export class MarkdownView {
       this.sheets.clear();
       this.plainChapters.clear();
       this.heldBack.clear();
+      this.heldPieces.clear();
     }
     const start = this.committedLength;
     // Commit the complete blocks found in a bounded window, so one frame never renders more
@@ -418,10 +435,13 @@ export class MarkdownView {
     }
     if (cut > 0) this.commit(text, start + cut);
     const tailLength = waiting - cut;
-    const more = backlog || next < ends.length || (cut > 0 && tailLength > COMMIT_BUDGET);
+    // Blocks are looked for in the first steps of the window (see blockEnds): a pass that
+    // committed some and left a tail longer than a step goes on in a task of its own.
+    const more = backlog || next < ends.length || (cut > 0 && tailLength > PENDING_TAIL_LIMIT);
     if (more) afterFrame(this.catchUp);
-    const pending = more;
-    const limit = final && !pending ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
+    // A tail that still holds complete blocks is rendered again as each of them is
+    // committed: only a short one is worth rendering as markdown meanwhile.
+    const limit = more ? PENDING_TAIL_LIMIT : final ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
     // Out of time, the tail is shown as text now and as markdown in the next frame.
     const late = tailLength <= limit && frameTime() >= FRAME_MARKDOWN_MS;
     if (late || !timely) schedule(this.resume);
@@ -523,6 +543,7 @@ export class MarkdownView {
       const start = Math.max(starts[k] as number, from);
       const end = starts[k + 1] ?? text.length;
       let piece = this.pieces.get(k);
+      const fresh = piece === undefined;
       if (piece === undefined) {
         const el = document.createElement("div");
         el.className = "cs-md-piece";
@@ -530,9 +551,13 @@ export class MarkdownView {
         this.pieces.set(k, piece);
       }
       if (piece.start !== start || piece.end !== end) {
-        piece.el.textContent = text.slice(start, end);
+        const shown = text.slice(start, end);
+        piece.el.textContent = shown;
         piece.start = start;
         piece.end = end;
+        if (fresh && end < text.length - PLAIN_SHOWN_TAIL) {
+          this.holdPiece(piece.el, shown, Math.floor(k / SHEET_PIECES));
+        }
       }
       inSheet.push(piece.el);
       if ((k + 1) % SHEET_PIECES === 0 || k + 1 === starts.length) {
@@ -555,13 +580,19 @@ export class MarkdownView {
         }
       }
     }
-    for (const k of this.pieces.keys()) if (k < first) this.pieces.delete(k);
+    for (const [k, piece] of this.pieces) {
+      if (k >= first) continue;
+      this.heldBack.forget(piece.el);
+      this.pieces.delete(k);
+    }
     const firstSheet = Math.floor(first / SHEET_PIECES);
     for (const [n, sheet] of this.sheets) {
       if (n >= firstSheet) continue;
       this.heldBack.forget(sheet);
       this.sheets.delete(n);
+      this.heldPieces.delete(n);
     }
+    this.holdPastSheets(Math.floor((starts.length - 1) / SHEET_PIECES));
     const firstChapter = Math.floor(firstSheet / CHAPTER_SHEETS);
     for (const c of this.plainChapters.keys()) if (c < firstChapter) this.plainChapters.delete(c);
     // The sheets made by this call are the last ones; all of them when the element is put
@@ -572,6 +603,49 @@ export class MarkdownView {
     }
     placeChildren(this.plain, shownChapters);
   }
+
+  /** Hold piece `el` of sheet `n`, which shows `shown`, out of layout until it comes into
+   * view; meanwhile it is about as tall as its text will be, so that revealing it moves
+   * little around it. */
+  private holdPiece(el: HTMLElement, shown: string, n: number): void {
+    this.heldBack.hold(el);
+    if (!this.heldBack.holds(el)) return;
+    el.style.containIntrinsicSize = `auto ${guessLines(shown)}lh`;
+    const held = this.heldPieces.get(n);
+    if (held === undefined) this.heldPieces.set(n, [el]);
+    else held.push(el);
+  }
+
+  /** Sheets before the last two (`last` is the last) whose held pieces all stayed out of
+   * view are held whole, and their pieces released into them (a held sheet skips its
+   * content). A sheet one of whose pieces came into view is being read: it stays as it is. */
+  private holdPastSheets(last: number): void {
+    for (const [n, held] of this.heldPieces) {
+      if (n >= last - 1) continue;
+      this.heldPieces.delete(n);
+      const sheet = this.sheets.get(n);
+      if (sheet === undefined || !held.every((el) => this.heldBack.holds(el))) continue;
+      if (!this.heldBack.holds(sheet)) this.heldBack.hold(sheet);
+      for (const el of held) this.heldBack.release(el);
+    }
+  }
+}
+
+/** Characters a line of plain text is taken to hold when its height is guessed unseen. */
+const GUESSED_LINE_CHARS = 100;
+
+/** About how many lines `text` takes as plain text: each of its lines, wrapped every
+ * GUESSED_LINE_CHARS characters. */
+export function guessLines(text: string): number {
+  let lines = 0;
+  let from = 0;
+  while (from < text.length) {
+    const newline = text.indexOf("\n", from);
+    const end = newline < 0 ? text.length : newline;
+    lines += Math.max(1, Math.ceil((end - from) / GUESSED_LINE_CHARS));
+    from = end + 1;
+  }
+  return lines;
 }
 
 /** The element numbered `n` in `elements`, made with `className` when first needed. */

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
 import { HeldBack } from "../../src/views/held-back";
-import { MarkdownView, SHEET_PIECES } from "../../src/views/markdown";
+import { MarkdownView, PLAIN_SHOWN_TAIL, SHEET_PIECES } from "../../src/views/markdown";
 
 /** A stand-in for the browser's IntersectionObserver: the test says what came into view. */
 class FakeObserver {
@@ -82,6 +82,87 @@ describe("a long plain text's sheets", () => {
     FakeObserver.last?.show(shown);
     expect(shown.hasAttribute("hidden")).toBe(false);
     expect(plain.textContent).toBe(text(1_000 + SHEET_PIECES * 30 * 4));
+  });
+});
+
+describe("a burst's plain pieces", () => {
+  const line = (k: number) => `line ${k} ${"v".repeat(60)}\n`;
+  const text = (lines: number) =>
+    `\`\`\`\n${Array.from({ length: lines }, (_, k) => line(k)).join("")}`;
+  const piecesOf = (view: MarkdownView) =>
+    Array.from(view.el.querySelectorAll<HTMLElement>(".cs-md-sheet > .cs-md-piece"));
+  const isHeld = (el: Element) => el.getAttribute("hidden") === "until-found";
+
+  it("holds back the pieces drawn far above the end, and shows the last lines", () => {
+    withObserver();
+    const view = new MarkdownView();
+    const shown = text(1_000);
+    view.update(shown, false);
+    const sheets = Array.from(view.el.querySelectorAll<HTMLElement>(".cs-md-sheet"));
+    // In the last two sheets, a piece is held when it ends more than PLAIN_SHOWN_TAIL
+    // characters before the end: the box a reader following the end sees is laid out.
+    let end = 0;
+    const lastTwo = new Set(sheets.slice(-2).flatMap((sheet) => Array.from(sheet.children)));
+    let checked = 0;
+    for (const piece of piecesOf(view)) {
+      end += piece.textContent?.length ?? 0;
+      if (!lastTwo.has(piece)) continue;
+      expect(isHeld(piece)).toBe(end < shown.length - PLAIN_SHOWN_TAIL);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(SHEET_PIECES);
+    expect(piecesOf(view).filter(isHeld).length).toBeGreaterThan(0);
+    const last = piecesOf(view).at(-1) as HTMLElement;
+    expect(isHeld(last)).toBe(false);
+    expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(shown);
+    // Scrolled into view, a held piece shows.
+    const held = piecesOf(view).filter(isHeld).at(-1) as HTMLElement;
+    FakeObserver.last?.show(held);
+    expect(isHeld(held)).toBe(false);
+  });
+
+  it("holds a sheet whole once it is past the last two, unless one of its pieces was read", () => {
+    withObserver();
+    const view = new MarkdownView();
+    let lines = 1_000;
+    view.update(text(lines), false);
+    const sheetOf = (piece: HTMLElement) => piece.parentElement as HTMLElement;
+    const sheetsWithHeld = () => [
+      ...new Set(
+        piecesOf(view)
+          .filter(isHeld)
+          .map((piece) => sheetOf(piece)),
+      ),
+    ];
+    const grow = () => {
+      lines += SHEET_PIECES * 30;
+      view.update(text(lines), false);
+    };
+    // A sheet with held pieces nobody scrolls to, and one with a piece a reader scrolls to.
+    const quiet = sheetsWithHeld()[0] as HTMLElement;
+    grow();
+    const read = sheetsWithHeld().find((sheet) => sheet !== quiet) as HTMLElement;
+    expect(quiet).toBeDefined();
+    expect(read).toBeDefined();
+    const readPiece = Array.from(read.children).find(isHeld) as HTMLElement;
+    FakeObserver.last?.show(readPiece);
+    // A sheet's worth of text at a time, until both are past the last two sheets.
+    for (let k = 0; k < 3; k++) grow();
+    const observer = FakeObserver.last as FakeObserver;
+    // Held whole: its pieces back in it, no longer watched one by one.
+    expect(isHeld(quiet)).toBe(true);
+    expect(observer.watched.has(quiet)).toBe(true);
+    for (const piece of Array.from(quiet.children)) {
+      expect(isHeld(piece)).toBe(false);
+      expect(observer.watched.has(piece)).toBe(false);
+    }
+    // Being read: left as it is, its other held pieces still waiting to be scrolled to.
+    expect(isHeld(read)).toBe(false);
+    expect(isHeld(readPiece)).toBe(false);
+    const stillHeld = Array.from(read.children).filter(isHeld);
+    expect(stillHeld.length).toBeGreaterThan(0);
+    expect(stillHeld.every((piece) => observer.watched.has(piece))).toBe(true);
+    expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(text(lines));
   });
 });
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TextRope } from "../../src/model/rope";
 import { loadHighlighter } from "../../src/views/code/highlight";
 import { schedule } from "../../src/views/frame";
@@ -10,10 +10,12 @@ import {
   COMMIT_BUDGET,
   completePrefixLength,
   FRAME_MARKDOWN_MS,
+  guessLines,
   isAllowedImageUrl,
   LIVE_MARKDOWN_LIMIT,
   MarkdownView,
   PAGE_BLOCKS,
+  PENDING_TAIL_LIMIT,
   PLAIN_PIECE,
   renderMarkdown,
   SHEET_PIECES,
@@ -92,6 +94,13 @@ describe("renderMarkdown", () => {
 });
 
 describe("incremental rendering", () => {
+  it("guesses how many lines a plain text takes, long lines wrapped", () => {
+    expect(guessLines("")).toBe(0);
+    expect(guessLines("one\ntwo\n")).toBe(2);
+    expect(guessLines("a\n\nb")).toBe(3);
+    expect(guessLines(`${"x".repeat(250)}\nshort\n`)).toBe(4);
+  });
+
   it("finds where the complete blocks end", () => {
     expect(completePrefixLength("one paragraph")).toBe(0);
     expect(completePrefixLength("first\n\nsecond")).toBe("first\n\n".length);
@@ -274,6 +283,45 @@ describe("incremental rendering", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(view.el.querySelectorAll(".cs-md-block").length).toBeGreaterThan(0);
+    expect(view.el.textContent?.replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
+  });
+
+  it("renders no long tail as markdown while a backlog still has blocks to commit", async () => {
+    const view = new MarkdownView();
+    const paragraphs = Array.from({ length: 60 }, (_, k) => `paragraph ${k} ${"z".repeat(990)}`);
+    const text = `${paragraphs.join("\n\n")}\n\nstill`;
+    // Every markdown tail the catch-up draws, measured after each task that changed the view.
+    const tails: number[] = [];
+    // A page fast enough to render every block it finds within a frame's time for markdown.
+    const clock = vi.spyOn(performance, "now").mockReturnValue(1_000);
+    const observer = new MutationObserver(() => {
+      const live = view.el.querySelector(".cs-md-live") as HTMLElement;
+      if (live.querySelector(".cs-md-plain") === null)
+        tails.push(live.textContent?.trim().length ?? 0);
+    });
+    observer.observe(view.el, { childList: true, subtree: true, characterData: true });
+    try {
+      await new Promise<void>((resolve) =>
+        schedule(() => {
+          view.update(text, false);
+          resolve();
+        }),
+      );
+      await waitUntil(
+        () =>
+          view.el.querySelectorAll(".cs-md-block").length === 60 &&
+          view.el.querySelector(".cs-md-plain") === null,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    } finally {
+      observer.disconnect();
+      clock.mockRestore();
+    }
+    // The text that becomes markdown a block at a time stays plain until its turn; the
+    // tail drawn as markdown is the last, unfinished paragraph.
+    expect(tails.length).toBeGreaterThan(0);
+    expect(Math.max(...tails)).toBeLessThanOrEqual(PENDING_TAIL_LIMIT);
+    expect(tails.at(-1)).toBe("still".length);
     expect(view.el.textContent?.replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
   });
 
