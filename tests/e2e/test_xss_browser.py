@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from lab import LabPage
 from playwright.sync_api import Dialog
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamview import (
     STOP_BUTTON,
     WIDGET,
@@ -146,14 +147,20 @@ def exercise(lab: LabPage) -> None:
             page.mouse.move(box["x"] + x, box["y"] + box["height"] / 2)
     root.locator(".cs-tab", has_text="Transcript").click()
     transcript = root.locator(".cs-panel-transcript")
-    # Opening one can move the others out of the drawn pages: each is checked just before.
+    # Opening one can move the others out of the drawn pages: each is checked just before,
+    # and one redrawn away between the check and the click is passed over.
     opened = 0
     for summary in transcript.locator("details > summary").all():
         if opened == 20:
             break
-        if summary.is_visible():
-            summary.click()
-            opened += 1
+        if not summary.is_visible():
+            continue
+        try:
+            summary.click(timeout=2000)
+        except PlaywrightTimeout:
+            continue
+        opened += 1
+    assert opened > 0, "no details could be opened"
     for link in [a for a in transcript.locator("a").all() if a.is_visible()][:30]:
         # Alt-click: a real click on a safe link would open a tab; this still fires handlers.
         link.click(modifiers=["Alt"], no_wait_after=True, timeout=2000)
