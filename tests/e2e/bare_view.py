@@ -1,7 +1,7 @@
 """The real front end on a bare page, fed the messages the kernel's channel really sends.
 
-``record_messages`` folds a burst of text deltas at full speed through the live widget's own
-channel and sink, its widget a recorder that keeps each message with the time it was sent.
+``record_messages`` folds a run's chunks at full speed through the live widget's own channel
+and sink, its widget a recorder that keeps each message with the time it was sent.
 ``MOUNT_JS`` imports the built ``widget.js`` into a blank page, renders a view with a model
 that holds nothing else, and leaves ``window.__bareView`` to deliver messages to it, so a
 test or a benchmark measures the page's own work with nothing else on the main thread.
