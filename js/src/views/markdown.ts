@@ -314,6 +314,10 @@ export function completeBlockEnds(tail: string): number[] {
  * frame's time checked between steps. */
 export const COMMIT_STEP = 2_000;
 
+/** Characters after what is committed in which complete blocks are looked for first (see
+ * MarkdownView.blockEnds). */
+const BLOCK_SEARCH = 3 * COMMIT_STEP;
+
 /** While complete blocks wait to be committed (a backlog, or a frame out of time), a tail
  * longer than this is drawn as plain text: it would be rendered again as each of them is
  * committed. At the end of a 300k-delta burst, rendering the 32 KB left as markdown made
@@ -435,9 +439,11 @@ export class MarkdownView {
     }
     if (cut > 0) this.commit(text, start + cut);
     const tailLength = waiting - cut;
-    // Blocks are looked for in the first steps of the window (see blockEnds): a pass that
-    // committed some and left a tail longer than a step goes on in a task of its own.
-    const more = backlog || next < ends.length || (cut > 0 && tailLength > PENDING_TAIL_LIMIT);
+    // Blocks were looked for in the first steps of the window only when those held some
+    // (see blockEnds): the tail may hold more, and a task of its own goes on with them.
+    const searchedPart = window.length > BLOCK_SEARCH && cut > 0 && cut <= BLOCK_SEARCH;
+    const more =
+      backlog || next < ends.length || (cut > 0 && (tailLength > COMMIT_BUDGET || searchedPart));
     if (more) afterFrame(this.catchUp);
     // A tail that still holds complete blocks is rendered again as each of them is
     // committed: only a short one is worth rendering as markdown meanwhile.
@@ -514,9 +520,8 @@ export class MarkdownView {
    * the whole window only when those hold none (a long block), so a backlog is not lexed
    * whole on every frame. */
   private blockEnds(window: string): number[] {
-    const near = 3 * COMMIT_STEP;
-    if (window.length > near) {
-      const ends = completeBlockEnds(window.slice(0, near));
+    if (window.length > BLOCK_SEARCH) {
+      const ends = completeBlockEnds(window.slice(0, BLOCK_SEARCH));
       if (ends.length > 0) return ends;
     }
     return completeBlockEnds(window);

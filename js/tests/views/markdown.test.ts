@@ -325,6 +325,21 @@ describe("incremental rendering", () => {
     expect(view.el.textContent?.replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
   });
 
+  it("draws a long unfinished last block as markdown in the frame that commits the one before", () => {
+    const clock = vi.spyOn(performance, "now").mockReturnValue(1_000);
+    try {
+      const view = new MarkdownView();
+      const text = `Done paragraph.\n\nStill growing ${"w ".repeat(2_000)}`;
+      view.update(text, false);
+      expect(view.el.querySelectorAll(".cs-md-block")).toHaveLength(1);
+      // The whole window was searched for blocks: the tail is one block, drawn as markdown.
+      expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+      expect(view.el.querySelector(".cs-md-live p")?.textContent).toContain("Still growing");
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it("starts over when a longer text replaces the one committed", () => {
     const view = new MarkdownView();
     view.update("alpha\n\nbeta\n\ngamma", true);
