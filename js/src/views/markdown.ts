@@ -412,7 +412,10 @@ export class MarkdownView {
     // than COMMIT_BUDGET characters of markdown; what is left waits for the next frame, and
     // so does all of it when this frame's time for markdown is spent.
     const ready = markdownReady();
-    const timely = ready && frameTime() < FRAME_MARKDOWN_MS;
+    // The first frame that shows a text shows it as plain text, at once, and renders it as
+    // markdown in the next: the first words of a run are on screen a markdown pass sooner.
+    const fresh = this.lastTail === null && inFrame();
+    const timely = ready && !fresh && frameTime() < FRAME_MARKDOWN_MS;
     const waiting = text.length - start;
     // A backlog (more text than is ever rendered live) is committed after the frame that
     // shows its new end, in a task of its own: a frame that draws a burst of text does not
@@ -451,7 +454,7 @@ export class MarkdownView {
     // Out of time, the tail is shown as text now and as markdown in the next frame.
     const late = tailLength <= limit && frameTime() >= FRAME_MARKDOWN_MS;
     if (late || !timely) schedule(this.resume);
-    const plain = tailLength > limit || late || !ready;
+    const plain = tailLength > limit || late || !ready || fresh;
     // A plain tail is told by where it starts and ends (its pieces redraw what moved); a
     // markdown one, short enough to compare, by its text.
     const tail = plain

@@ -14,12 +14,14 @@ import {
   isAllowedImageUrl,
   LIVE_MARKDOWN_LIMIT,
   MarkdownView,
+  markdownIsWarm,
   PAGE_BLOCKS,
   PENDING_TAIL_LIMIT,
   PLAIN_PIECE,
   renderMarkdown,
   SHEET_PIECES,
   sanitizeSpans,
+  warmUpMarkdown,
 } from "../../src/views/markdown";
 import { waitUntil } from "../helpers";
 
@@ -156,8 +158,30 @@ describe("incremental rendering", () => {
     expect(after.slice(0, pieces.length - 1)).toEqual(pieces.slice(0, -1));
   });
 
+  it("shows a text in the first frame that draws it as plain text, and as markdown in the next", async () => {
+    // A warm parser could render it in that frame: the first words are still not held up.
+    warmUpMarkdown();
+    await waitUntil(() => markdownIsWarm());
+    const view = new MarkdownView();
+    await new Promise<void>((resolve) =>
+      schedule(() => {
+        view.update("The *first* words", false);
+        resolve();
+      }),
+    );
+    expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe("The *first* words");
+    expect(view.el.querySelector("em")).toBeNull();
+    await waitUntil(() => view.el.querySelector("em") !== null);
+    expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+    // Drawn outside a frame (a view mounted with its run), it is markdown at once.
+    const mounted = new MarkdownView();
+    mounted.update("The *first* words", false);
+    expect(mounted.el.querySelector("em")?.textContent).toBe("first");
+  });
+
   it("draws text that comes late in a frame as plain text, and as markdown in the next", async () => {
     const view = new MarkdownView();
+    view.update("Some", false);
     const spent = new Promise<void>((resolve) =>
       schedule(() => {
         const until = performance.now() + FRAME_MARKDOWN_MS + 2;
