@@ -343,6 +343,9 @@ export class MarkdownView {
   private lastTail: string | null = null;
   private lastFinal = false;
   private lastPlain = false;
+  /** Whether a text was drawn here: only the first one is drawn plain first, in a frame; not
+   * a text drawn again or replaced (a past state while scrubbing, redrawn on every step). */
+  private drawnText = false;
   private wanted: TextSource = "";
   private wantedFinal = false;
   /** Offsets in the text where plain pieces start (the first is 0), found as it grows. */
@@ -414,7 +417,8 @@ export class MarkdownView {
     const ready = markdownReady();
     // The first frame that shows a text shows it as plain text, at once, and renders it as
     // markdown in the next: the first words of a run are on screen a markdown pass sooner.
-    const fresh = this.lastTail === null && inFrame();
+    const fresh = !this.drawnText && inFrame();
+    if (text.length > 0) this.drawnText = true;
     const timely = ready && !fresh && frameTime() < FRAME_MARKDOWN_MS;
     const waiting = text.length - start;
     // A backlog (more text than is ever rendered live) is committed after the frame that

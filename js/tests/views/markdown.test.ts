@@ -173,9 +173,26 @@ describe("incremental rendering", () => {
     expect(view.el.querySelector("em")).toBeNull();
     await waitUntil(() => view.el.querySelector("em") !== null);
     expect(view.el.querySelector(".cs-md-plain")).toBeNull();
-    // Drawn outside a frame (a view mounted with its run), it is markdown at once.
+    // A text that replaces it (a past state while scrubbing) is markdown in its first frame.
+    await new Promise<void>((resolve) =>
+      schedule(() => {
+        view.update("An *earlier* state", false);
+        resolve();
+      }),
+    );
+    expect(view.el.querySelector("em")?.textContent).toBe("earlier");
+    // Drawn outside a frame (a view mounted with its run), it is markdown at once, and stays
+    // markdown when a frame draws it again.
     const mounted = new MarkdownView();
     mounted.update("The *first* words", false);
+    expect(mounted.el.querySelector("em")?.textContent).toBe("first");
+    await new Promise<void>((resolve) =>
+      schedule(() => {
+        mounted.update("The *first* words", true);
+        resolve();
+      }),
+    );
+    expect(mounted.el.querySelector(".cs-md-plain")).toBeNull();
     expect(mounted.el.querySelector("em")?.textContent).toBe("first");
   });
 
