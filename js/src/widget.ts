@@ -30,6 +30,9 @@ interface ModelEntry {
   wantRows(): void;
   /** The views drawn of this model and not unmounted. */
   views: PlacedViews<AppHandle>;
+  /** The batch the last `ready` said the page holds (-1 before the first): a page that
+   * says it again before the kernel answers would only get the same answer twice. */
+  saidReady: number;
   /** Stop listening to the model. */
   dispose(): void;
 }
@@ -187,6 +190,7 @@ function entryFor(model: WidgetModel): ModelEntry {
     store,
     send,
     views: new PlacedViews(),
+    saidReady: -1,
     fetchHeld: feed.fetchHeld,
     wantRows: () => feed.wantRows(),
     dispose() {
@@ -204,15 +208,20 @@ function entryFor(model: WidgetModel): ModelEntry {
 }
 
 /** Tell the kernel this page is here, and which batch it holds when it has followed them
- * from the first (the kernel then answers `synced` rather than with a snapshot). */
+ * from the first (the kernel then answers `synced` rather than with a snapshot); once per
+ * batch held, however many views and timers ask. */
 function sayReady(entry: ModelEntry): void {
-  entry.send({ kind: "ready", have: entry.store.get().seq });
+  const have = entry.store.get().seq;
+  if (have === entry.saidReady) return;
+  entry.saidReady = have;
+  entry.send({ kind: "ready", have });
 }
 
 function initialize({ model }: InitializeProps<Model>): () => void {
   const entry = entryFor(model);
   // Batches the kernel sent before this module loaded are delivered right after this call
-  // returns: say ready once they are applied, so that the answer need not repeat them.
+  // returns: say ready once they are applied, so that the answer need not repeat them. A view
+  // drawn in the meantime has said it already, unless more batches came since.
   const timer = setTimeout(() => sayReady(entry), 0);
   return () => {
     clearTimeout(timer);
