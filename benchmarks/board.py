@@ -2,6 +2,11 @@
 
     .venv/bin/python benchmarks/board.py                  # 100 runs, 100 chunks/s each, 6 s
     .venv/bin/python benchmarks/board.py --runs 20 --seconds 3
+    .venv/bin/python benchmarks/board.py --cpu-slowdown 2.5 --no-readme   # a slower page
+
+``--cpu-slowdown`` runs the page's main thread that many times slower (Chromium's CPU
+throttling), the kernel and the server at full speed: the long tasks of a slow day, made
+again at will. The generated block comes from a run at full speed.
 
 One notebook streams ``--runs`` paced runs at once into ``cs.runs``; the page is measured from
 outside (the kernel websocket's frames and bytes, the JS heap after a full garbage collection
@@ -84,8 +89,8 @@ print(json.dumps({
 """
 
 
-def measure(runs: int, rate: float, seconds: float) -> dict[str, Any]:
-    """One board of ``runs`` paced runs, measured."""
+def measure(runs: int, rate: float, seconds: float, cpu_slowdown: float = 1.0) -> dict[str, Any]:
+    """One board of ``runs`` paced runs, measured; the page ``cpu_slowdown`` times slower."""
     counter = SocketCounter()
     with (
         tempfile.TemporaryDirectory(prefix="chunkscope-board-bench-") as workdir,
@@ -100,6 +105,9 @@ def measure(runs: int, rate: float, seconds: float) -> dict[str, Any]:
         try:
             with fresh_page(browser) as page:
                 counter.attach(page)
+                if cpu_slowdown != 1.0:
+                    cdp = page.context.new_cdp_session(page)
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_slowdown})
                 lab = LabPage(server, page, ARTIFACTS)
                 setup = SETUP.format(runs=runs, rate=rate, seconds=seconds)
                 path = lab.new_notebook([setup, START, FINISH], "board-bench")
@@ -134,6 +142,7 @@ def measure(runs: int, rate: float, seconds: float) -> dict[str, Any]:
         "runs": runs,
         "rate_per_run": rate,
         "seconds": seconds,
+        "cpu_slowdown": cpu_slowdown,
         "finished": kernel["finished"],
         "chunks": content,
         "wall_s": round(wall, 2),
@@ -199,10 +208,20 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--rate", type=float, default=100.0, help="chunks per second per run")
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument(
+        "--cpu-slowdown",
+        type=float,
+        default=1.0,
+        help="run the page's main thread this many times slower (implies --no-readme)",
+    )
     parser.add_argument("--no-readme", action="store_true", help="print only")
     args = parser.parse_args()
-    result = measure(args.runs, args.rate, args.seconds)
+    if args.cpu_slowdown < 1:
+        parser.error("--cpu-slowdown is a factor of 1 or more")
+    result = measure(args.runs, args.rate, args.seconds, args.cpu_slowdown)
     print(json.dumps(result, indent=1))
+    if args.cpu_slowdown != 1.0:
+        return 0
     (BENCH / "board.json").write_text(json.dumps(result, indent=1) + "\n")
     if not args.no_readme:
         write_readme(render(result), BENCH / "README.md")
