@@ -43,15 +43,28 @@ def live_run_chunks() -> list[dict[str, Any]]:
     ]
 
 
-def live_messages() -> list[str]:
+def _not_the_end(op: dict[str, Any]) -> bool:
+    """Whether ``op`` is not one of those the run's end brings: the run's final status, and
+    the notice that the stream ended before a finish chunk."""
+    if op["op"] == "run":
+        return "ended" not in op["set"]
+    if op["op"] == "add":
+        return op["part"]["kind"] != "notice"
+    return True
+
+
+def live_messages(*, one_batch: bool = False) -> list[str]:
     """The channel's messages for ``live_run_chunks``, as a page gets them while the run is
-    still being written: the last batch also ends the run (the source ran out), so its text
-    is kept and the end left out. However the channel split the burst into batches (a fast
-    machine folds it into two or three), the page gets all of the text."""
-    *head, (_, last) = record_messages(live_run_chunks())
-    batch = json.loads(last)
-    batch["ops"] = [op for op in batch["ops"] if op["op"] == "append"]
-    return [text for _, text in head] + [json.dumps(batch)]
+    still being written: the last batch also ends the run (the source ran out), so everything
+    in it is kept but the end. However the channel split the burst into batches (a fast
+    machine folds it into one, two or three), the page gets all of the text; ``one_batch``
+    joins them into one, as the fastest machine sends them."""
+    (_, snapshot), *batches = record_messages(live_run_chunks())
+    sent = [json.loads(text) for _, text in batches]
+    if one_batch:
+        sent = [{"kind": "batch", "seq": 1, "ops": [op for batch in sent for op in batch["ops"]]}]
+    sent[-1]["ops"] = [op for op in sent[-1]["ops"] if _not_the_end(op)]
+    return [snapshot] + [json.dumps(batch) for batch in sent]
 
 
 #: Delivers the messages in one task, waits for the frames that draw them and follow the end,
@@ -122,10 +135,12 @@ def bare_page(browser: Browser) -> Iterator[Page]:
         yield page
 
 
+@pytest.mark.parametrize("one_batch", [False, True], ids=["as-sent", "in-one-batch"])
 def test_a_burst_lays_out_what_is_shown_and_shows_what_the_reader_scrolls_to(
-    bare_page: Page,
+    bare_page: Page, one_batch: bool
 ) -> None:
-    drawn: dict[str, Any] = bare_page.evaluate(_BURST_JS, {"messages": live_messages()})
+    messages = live_messages(one_batch=one_batch)
+    drawn: dict[str, Any] = bare_page.evaluate(_BURST_JS, {"messages": messages})
 
     # Drawn at once and followed to its end: the text's sheets but the last two wait to be
     # scrolled to, and so do the pieces of those two that end far above the end.
