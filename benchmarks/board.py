@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/board.py                  # 100 runs, 100 chunks/s each, 6 s
     .venv/bin/python benchmarks/board.py --runs 20 --seconds 3
-    .venv/bin/python benchmarks/board.py --cpu-slowdown 2.5 --no-readme   # a slower page
+    .venv/bin/python benchmarks/board.py --cpu-slowdown 2.5   # a slower page (printed only)
 
 ``--cpu-slowdown`` runs the page's main thread that many times slower (Chromium's CPU
 throttling), the kernel and the server at full speed: the long tasks of a slow day, made
