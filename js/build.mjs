@@ -1,5 +1,6 @@
 // Bundles the widget for the Python package: src/widget.ts → ../src/chunkscope/static/widget.js
-// (ESM, minified, no source map) and src/styles.css → ../src/chunkscope/static/widget.css.
+// (ESM, minified, no source map) and src/styles.css → ../src/chunkscope/static/widget.css;
+// the libraries its views render markdown with, src/libraries/bundle.ts → static/libraries.js.
 // RunBoard's front end is bundled the same way: src/board.ts → static/board.js and
 // src/board.css (the widget's styles and the board's) → static/board.css.
 // The standalone page (chunkscope.export, a run or a board) gets its own bundle:
@@ -26,10 +27,18 @@ const scripts = {
 };
 
 // The anywidget modules of StreamView and RunBoard, each bundled whole (anywidget imports
-// one file from a blob URL, so nothing is split out).
+// one file from a blob URL, so nothing is split out into chunks to fetch).
 await esbuild.build({
   ...scripts,
   entryPoints: { widget: "src/widget.ts", board: "src/board.ts" },
+  format: "esm",
+});
+
+// The libraries StreamView's page receives apart, once its first words are drawn (the
+// model's `_libraries`, see src/host/libraries.ts): imported from a blob URL as well.
+await esbuild.build({
+  ...scripts,
+  entryPoints: { libraries: "src/libraries/bundle.ts" },
   format: "esm",
 });
 

@@ -31,6 +31,7 @@ def test_the_wheel_contains_the_front_end_bundle(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheels[0]).namelist()
     assert "chunkscope/static/widget.js" in names
     assert "chunkscope/static/widget.css" in names
+    assert "chunkscope/static/libraries.js" in names
     assert "chunkscope/static/standalone.js" in names
     assert "chunkscope/py.typed" in names
     bundle = zipfile.ZipFile(wheels[0]).read("chunkscope/static/widget.js")

@@ -7,6 +7,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ import pytest
 import chunkscope as cs
 from captured_view import Captured, RecordingComm
 from chunkscope.live.widget import READABLE_HTML_LIMIT, READABLE_HTML_TAGS
+
+STATIC = Path(cs.__file__).parent / "static"
 
 
 def test_repr_is_deterministic_and_replaces_the_default_address() -> None:
@@ -99,6 +102,31 @@ def test_stop_message_aborts_the_run() -> None:
     view._on_front_end_message(view, {"kind": "stop"}, [])
     state = view.result(timeout=10)
     assert state.status == "aborted"
+
+
+def test_the_libraries_module_goes_to_a_page_that_asks_and_to_the_cell_that_waits() -> None:
+    # Kept out of the view's first message, which must arrive and be imported before the
+    # page draws anything: the page asks for it once its first words are drawn.
+    view = cs.show(cs.demo.stream(speed=0), title="demo", display=False)
+    assert view._libraries == ""
+    view._on_front_end_message(view, {"kind": "libraries"}, [])
+    module = view._libraries
+    assert "export" in module and len(module) > 50_000
+    # marked's, DOMPurify's and highlight.js's own words are in it, not in the view's module.
+    view_module = (STATIC / "widget.js").read_text(encoding="utf-8")
+    for words in ("input parameter is undefined or null", "dompurify", "Language definition for"):
+        assert words in module and words not in view_module
+    view._on_front_end_message(view, {"kind": "libraries"}, [])
+    assert view._libraries is module  # set once
+    view.result(timeout=30)
+
+    # A notebook executed headless has no page to ask: the cell that waits for the run sets
+    # it, so that the saved notebook can draw the run's markdown.
+    waited = cs.show(cs.demo.stream(speed=0), title="demo", display=False)
+    assert waited._libraries == ""
+    waited.result(timeout=30)
+    assert waited._libraries == module
+    assert "_libraries" in waited.get_state()
 
 
 def test_messages_that_are_not_ours_are_ignored() -> None:

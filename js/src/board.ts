@@ -7,6 +7,8 @@
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import { type BoardSource, createBoardSource, keptIn } from "./board/source";
 import { type BoardHandle, mountBoard } from "./board/view";
+// marked, DOMPurify and highlight.js come bundled with this module (see libraries/bundled.ts).
+import "./libraries/bundled";
 import { PlacedViews } from "./host/placed";
 import { ModelEntries } from "./host/registry";
 import { shadowMount } from "./host/shadow";

@@ -8,6 +8,8 @@
  * kept runs openable in place. Nothing is fetched: the page works from a file URL offline.
  */
 
+// marked, DOMPurify and highlight.js come bundled with this module (see libraries/bundled.ts).
+import "./libraries/bundled";
 import { createBoardSource } from "./board/source";
 import { type BoardHandle, mountBoard } from "./board/view";
 import { viewAt } from "./model/scrub";

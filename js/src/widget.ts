@@ -4,6 +4,7 @@
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import type { FetchHeld } from "./held/values";
+import { followLibraries } from "./host/libraries";
 import { PlacedViews } from "./host/placed";
 import { ModelEntries } from "./host/registry";
 import { createFeed, NO_KERNEL } from "./model/feed";
@@ -30,6 +31,8 @@ interface ModelEntry {
   wantRows(): void;
   /** The views drawn of this model and not unmounted. */
   views: PlacedViews<AppHandle>;
+  /** The model's libraries module (see host/libraries.ts). */
+  libraries: { drawn(): void; dispose(): void };
   /** The batch the last `ready` said the page holds (-1 before the first): a page that
    * says it again before the kernel answers would only get the same answer twice. */
   saidReady: number;
@@ -185,11 +188,22 @@ function entryFor(model: WidgetModel): ModelEntry {
   };
 
   const stopWatching = store.subscribe(scheduleSave);
+  const libraries = followLibraries(
+    {
+      get: () => model.get("_libraries") ?? "",
+      watch(listener) {
+        model.on("change:_libraries", listener);
+        return () => model.off("change:_libraries", listener);
+      },
+    },
+    () => send({ kind: "libraries" }),
+  );
 
   const entry: ModelEntry = {
     store,
     send,
     views: new PlacedViews(),
+    libraries,
     saidReady: -1,
     fetchHeld: feed.fetchHeld,
     wantRows: () => feed.wantRows(),
@@ -200,6 +214,7 @@ function entryFor(model: WidgetModel): ModelEntry {
       managed?.off?.("comm_live_update", keepSaved);
       if (saveTimer !== null) clearTimeout(saveTimer);
       stopWatching();
+      libraries.dispose();
       entries.set(model, null);
     },
   };
@@ -236,6 +251,7 @@ function initialize({ model }: InitializeProps<Model>): () => void {
 function render({ model, el }: RenderProps<Model>): () => void {
   const entry = entryFor(model);
   if (!entry.store.get().snapshotSeen) sayReady(entry);
+  entry.libraries.drawn();
   return entry.views.place(el, () =>
     mountApp(el, {
       store: entry.store,

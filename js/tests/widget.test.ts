@@ -71,6 +71,10 @@ function render(model: FakeModel): { el: HTMLElement; cleanup: () => void } {
   return { el, cleanup };
 }
 
+/** What the page told the kernel of the batches it holds (the libraries' request aside,
+ * which the tests of host/libraries.ts follow). */
+const readies = (model: FakeModel): Up[] => model.sent.filter((up) => up.kind !== "libraries");
+
 const textOf = (el: HTMLElement, id: string) =>
   el.querySelector(`[data-part-id="${id}"]`)?.textContent ?? "";
 
@@ -79,16 +83,18 @@ describe("widget", () => {
     const model = new FakeModel();
     initialize(model);
     const first = render(model);
-    expect(model.sent).toEqual([{ kind: "ready", have: 0 }]);
+    expect(readies(model)).toEqual([{ kind: "ready", have: 0 }]);
     await tick();
     // The module's own ready, due after its first task, would say the same: not sent again.
-    expect(model.sent).toEqual([{ kind: "ready", have: 0 }]);
+    expect(readies(model)).toEqual([{ kind: "ready", have: 0 }]);
 
     model.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "Hello" })], { seq: 1 })));
     model.receive(batch(2, { op: "append", id: "t", field: "text", text: " world", t: 10 }));
     const second = render(model);
-    expect(model.sent).toHaveLength(1); // the store has a snapshot: no new ready
+    expect(readies(model)).toHaveLength(1); // the store has a snapshot: no new ready
     await frame();
+    // The model asked its kernel for the libraries once, after its views were drawn.
+    expect(model.sent.filter((up) => up.kind === "libraries")).toHaveLength(1);
     expect(textOf(first.el, "t")).toContain("Hello world");
     expect(textOf(second.el, "t")).toContain("Hello world");
     first.cleanup();
@@ -105,7 +111,7 @@ describe("widget", () => {
     model.receive(batch(2, { op: "append", id: "t", field: "text", text: "lo", t: 3 }));
     const view = render(model);
     await tick();
-    expect(model.sent).toEqual([{ kind: "ready", have: 2 }]); // once, from the view
+    expect(readies(model)).toEqual([{ kind: "ready", have: 2 }]); // once, from the view
     model.receive({ kind: "synced", seq: 2 });
     model.receive(batch(3, { op: "append", id: "t", field: "text", text: " world", t: 4 }));
     await frame();
@@ -124,7 +130,7 @@ describe("widget", () => {
     model.receive(batch(1, { op: "add", part: part("text", { id: "t", text: "Hi" }) }));
     await tick();
     // The kernel answers the second with `synced`, not with a snapshot repeating batch 1.
-    expect(model.sent).toEqual([
+    expect(readies(model)).toEqual([
       { kind: "ready", have: 0 },
       { kind: "ready", have: 1 },
     ]);
@@ -231,7 +237,8 @@ describe("widget", () => {
     initialize(wrap());
     const first = render(wrap());
     const second = render(wrap());
-    expect(model.listenerCount()).toBe(2); // msg:custom and change:snapshot, once
+    // msg:custom, change:snapshot and change:_libraries, once
+    expect(model.listenerCount()).toBe(3);
     model.receive(
       snapshotMsg(snapshot([part("text", { id: "t", text: "one store" })], { seq: 1 })),
     );
@@ -243,7 +250,7 @@ describe("widget", () => {
     const other = new FakeModel({ _instance: "b2" });
     other.widget_manager = model.widget_manager;
     initialize(other);
-    expect(other.listenerCount()).toBe(2);
+    expect(other.listenerCount()).toBe(3);
     first.cleanup();
     second.cleanup();
   });

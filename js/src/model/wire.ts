@@ -575,6 +575,14 @@ export interface StopRequest {
   kind: "stop";
 }
 
+/**
+ * Front end → kernel: set the model's `_libraries` (markdown and highlighting are
+ * about to be needed).
+ */
+export interface LibrariesRequest {
+  kind: "libraries";
+}
+
 /** Front end → kernel: send the whole value of a held field. */
 export interface FetchRequest {
   kind: "fetch";
@@ -584,7 +592,13 @@ export interface FetchRequest {
 }
 
 /** A message from the front end to the kernel. */
-export type Up = ReadyRequest | ResyncRequest | RowsRequest | StopRequest | FetchRequest;
+export type Up =
+  | ReadyRequest
+  | ResyncRequest
+  | RowsRequest
+  | StopRequest
+  | FetchRequest
+  | LibrariesRequest;
 
 /** Synced traits of StreamView. */
 export interface Model {
@@ -593,6 +607,12 @@ export interface Model {
   snapshot: Snapshot | PackedSnapshot | null;
   /** Unique to the model (absent in notebooks saved before it existed). */
   _instance?: string;
+  /**
+   * The module of the libraries that render markdown and highlight code (marked,
+   * DOMPurify, highlight.js): set when the page asks for it, after the view's first words
+   * are drawn, and when a cell waits for the run; empty until then.
+   */
+  _libraries?: string;
 }
 
 /** Where a run of a board stands: `queued` (not started yet), else its `RunStatus`. */

@@ -1,33 +1,85 @@
 /**
- * marked and DOMPurify, evaluated at their first use rather than when the bundle is.
- *
- * Their top-level code (marked builds its rules, DOMPurify its tables and a first instance)
- * takes 30-50 ms in the browser, and a bundle's top-level code runs in the task that shows a
- * new view, next to JupyterLab placing the output and the view's first draw. esbuild wraps a
- * module that is `require`d in a lazy initialiser, so each library is evaluated at the first
- * call below instead: for a streaming view, in the parser's warm-up, a task of its own.
+ * marked, DOMPurify and highlight.js, as the views reach them: given once for the page
+ * (`provideLibraries`), by whichever module carries them (libraries/bundle.ts). Until then
+ * markdown is drawn as plain text, and whoever can fetch them is asked to (`onWanted`).
  */
 import type { Config, DOMPurify } from "dompurify";
 import type * as MarkedLibrary from "marked";
+import type { Libraries } from "../libraries/bundle";
+import type { HighlightHtml } from "./code/languages";
 
-// The bundler resolves these calls at build time; vitest runs the modules under Node,
-// whose `require` loads the same packages.
-declare const require: (id: "marked" | "dompurify") => unknown;
-
-let marked: typeof MarkedLibrary | undefined;
-let purify: DOMPurify | undefined;
-
-/** The marked module, evaluated at the first call. */
-export function markedLibrary(): typeof MarkedLibrary {
-  marked ??= require("marked") as typeof MarkedLibrary;
-  return marked;
+/** The page's libraries, the views waiting for them and who can fetch them. */
+interface Registry {
+  provided: Libraries | null;
+  waiting: (() => void)[];
+  fetchers: Set<() => void>;
 }
 
-/** DOMPurify's default instance, evaluated at the first call; call it with a window for an
- * instance of one's own. */
+/** Where the page keeps its registry: one for every chunkscope module in the page (a
+ * board's, which bundles the libraries, serves the run views beside it). The name carries
+ * the version of the `Libraries` interface, so modules that disagree on it keep apart. */
+export const REGISTRY_KEY = "__chunkscopeLibraries1";
+
+function registry(): Registry {
+  const page = globalThis as unknown as Record<string, Registry | undefined>;
+  page[REGISTRY_KEY] ??= { provided: null, waiting: [], fetchers: new Set() };
+  return page[REGISTRY_KEY];
+}
+
+/** Give the views the libraries (the first module given is kept). */
+export function provideLibraries(libraries: Libraries): void {
+  const page = registry();
+  if (page.provided !== null) return;
+  page.provided = libraries;
+  for (const resume of page.waiting.splice(0)) resume();
+}
+
+/** Whether the libraries have been given. */
+export function librariesReady(): boolean {
+  return registry().provided !== null;
+}
+
+/**
+ * Call `fetch` whenever the libraries are wanted and not given yet (a view's model that can
+ * load them, or ask its kernel for them); returns what stops it.
+ */
+export function onWanted(fetch: () => void): () => void {
+  const page = registry();
+  page.fetchers.add(fetch);
+  if (page.waiting.length > 0 && page.provided === null) fetch();
+  return () => page.fetchers.delete(fetch);
+}
+
+/** The libraries once given; asks every fetcher for them meanwhile. */
+export function whenLibraries(): Promise<Libraries> {
+  const page = registry();
+  if (page.provided !== null) return Promise.resolve(page.provided);
+  const given = new Promise<Libraries>((resolve) => {
+    page.waiting.push(() => resolve(page.provided as Libraries));
+  });
+  for (const fetch of [...page.fetchers]) fetch();
+  return given;
+}
+
+function given(): Libraries {
+  const { provided } = registry();
+  if (provided === null) throw new Error("chunkscope: the markdown libraries are not loaded yet");
+  return provided;
+}
+
+/** The marked module (evaluated at the first call); throws before the libraries are given. */
+export function markedLibrary(): typeof MarkedLibrary {
+  return given().marked();
+}
+
+/** DOMPurify's default instance; throws before the libraries are given. */
 export function purifyLibrary(): DOMPurify {
-  purify ??= require("dompurify") as DOMPurify;
-  return purify;
+  return given().purify();
+}
+
+/** The highlighter, once the libraries are given and it is evaluated. */
+export function loadHighlighterLibrary(): Promise<HighlightHtml> {
+  return whenLibraries().then((libraries) => libraries.highlighter());
 }
 
 /** Sanitized nodes for an HTML string. */
@@ -35,11 +87,11 @@ export type FragmentSanitizer = (html: string) => DocumentFragment;
 
 /**
  * A DOMPurify instance of our own with `config` set once, as a function from HTML to
- * sanitized nodes, made at the first call of the getter returned; null where this DOM does
- * not let it sanitize, or where `accept` refuses it. Options passed with each call would be
- * read again on every call: DOMPurify then rebuilds its allow-lists (hundreds of lower-cased
- * names), a fifth of what a page allocates while a long text becomes markdown. `setUp` adds
- * hooks before the config is set.
+ * sanitized nodes, made at the first call of the getter returned once the libraries are
+ * given; null before that, where this DOM does not let it sanitize, or where `accept`
+ * refuses it. Options passed with each call would be read again on every call: DOMPurify
+ * then rebuilds its allow-lists (hundreds of lower-cased names), a fifth of what a page
+ * allocates while a long text becomes markdown. `setUp` adds hooks before the config is set.
  */
 export function fragmentSanitizer(
   config: Omit<Config, "RETURN_DOM_FRAGMENT" | "RETURN_DOM">,
@@ -59,7 +111,10 @@ export function fragmentSanitizer(
     return accept === undefined || accept(sanitize) ? sanitize : null;
   };
   return () => {
-    if (made === undefined) made = make();
+    if (made === undefined) {
+      if (!librariesReady()) return null;
+      made = make();
+    }
     return made;
   };
 }

@@ -11,7 +11,13 @@ import { decorateCode } from "./code/highlight";
 import { h, placeChildren } from "./dom";
 import { afterFrame, frameTime, inFrame, schedule, whenIdle } from "./frame";
 import { HeldBack } from "./held-back";
-import { type FragmentSanitizer, fragmentSanitizer, markedLibrary } from "./libraries";
+import {
+  type FragmentSanitizer,
+  fragmentSanitizer,
+  librariesReady,
+  markedLibrary,
+  whenLibraries,
+} from "./libraries";
 
 /** Image types that may be shown inline (from data: URLs). SVG is never inlined. */
 export const INLINE_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -163,6 +169,10 @@ const WARM_UP_SLICE_MS = 8;
 
 let warmth: "cold" | "warming" | "warm" = "cold";
 
+/** Frame jobs of views that drew text as plain text while the parser was not warm: each
+ * runs once in the frame after the warm-up ends. */
+const afterWarm = new Set<() => void>();
+
 /** The parser's cold start, in steps of a few milliseconds each (a step ends at each
  * `yield`): the libraries' own evaluation, then every rule's regular expression (the
  * browser compiles one the first times it runs, 1-9 ms each), the sanitizer's set-up, each
@@ -234,10 +244,17 @@ export function warmUpMarkdown(): void {
       }
     } finally {
       if (!done) whenIdle(slice);
-      else warmth = "warm";
+      else {
+        warmth = "warm";
+        for (const job of afterWarm) schedule(job);
+        afterWarm.clear();
+      }
     }
   };
-  whenIdle(slice);
+  // A page that does not hold the libraries yet asks for them in an idle task as well: one
+  // that must fetch them receives them after the first words are on screen, not before.
+  if (librariesReady()) whenIdle(slice);
+  else whenIdle(() => void whenLibraries().then(() => whenIdle(slice)));
 }
 
 /** Whether the parser's warm-up has run to its end. */
@@ -247,9 +264,9 @@ export function markdownIsWarm(): boolean {
 
 /** Whether markdown may be rendered now: in a frame, only once the parser is warm (until
  * then a frame shows text as plain text and asks for the warm-up); outside one (a direct
- * call), always. */
+ * call), as soon as the libraries are there. */
 function markdownReady(): boolean {
-  if (warmth === "warm" || !inFrame()) return true;
+  if (warmth === "warm" || (!inFrame() && librariesReady())) return true;
   warmUpMarkdown();
   return false;
 }
@@ -457,7 +474,10 @@ export class MarkdownView {
     const limit = more ? PENDING_TAIL_LIMIT : final ? FINAL_BLOCK_LIMIT : LIVE_MARKDOWN_LIMIT;
     // Out of time, the tail is shown as text now and as markdown in the next frame.
     const late = tailLength <= limit && frameTime() >= FRAME_MARKDOWN_MS;
-    if (late || !timely) schedule(this.resume);
+    // Not ready, it waits for the warm-up's end rather than asking every frame: the
+    // libraries may be long in coming, or never come (a saved view without them).
+    if (late || (!timely && ready)) schedule(this.resume);
+    else if (!ready) afterWarm.add(this.resume);
     const plain = tailLength > limit || late || !ready || fresh;
     // A plain tail is told by where it starts and ends (its pieces redraw what moved); a
     // markdown one, short enough to compare, by its text.

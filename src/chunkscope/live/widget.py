@@ -13,7 +13,9 @@ returns (``NBVAL_SANITIZE``).
 
 from __future__ import annotations
 
+import functools
 import html
+import threading
 import uuid
 from collections.abc import Generator
 from pathlib import Path
@@ -33,6 +35,13 @@ from .consume import Channel, Consumer
 from .display import DisplayedOutput
 
 _STATIC = Path(__file__).parent.parent / "static"
+
+
+@functools.cache
+def libraries_module() -> str:
+    """The source of ``static/libraries.js`` (marked, DOMPurify, highlight.js), read once."""
+    return (_STATIC / "libraries.js").read_text(encoding="utf-8")
+
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 """The MIME type of the widget view in an output bundle."""
@@ -108,6 +117,12 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
     _instance = traitlets.Unicode("").tag(sync=True)
     """A name unique to this view's model. anywidget hands ``initialize`` and every ``render``
     a different wrapper of the same model; the front end finds the model's one store by it."""
+    _libraries = traitlets.Unicode("").tag(sync=True)
+    """The module that renders markdown and highlights code (``static/libraries.js``: marked,
+    DOMPurify, highlight.js), kept out of the view's own module: the page needs it only after
+    the view's first words are drawn, and every kilobyte the page receives before them
+    delays them. Set when the page asks for it and when a cell waits for the run (so that a
+    notebook executed headless saves it)."""
     snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The persisted run (``docs/wire.md`` Snapshot), refreshed rarely: whenever the content
     grew fourfold, and at the end. Never holds a transient chunk. A large run is packed
@@ -131,6 +146,7 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
         """The run as folded so far (live while streaming)."""
         self._channel = Channel(self.state, _WidgetSink(self), max_rate=max_rate)
         self._display_id = f"chunkscope-{self._instance}"
+        self._libraries_lock = threading.Lock()
         self.on_msg(self._on_front_end_message)
         self._consumer: Consumer | None = None
         if source is not None:
@@ -202,7 +218,8 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
         # The final snapshot was sent from the consumer's thread, under the message parent of
         # the cell that started the run; nbclient and nbconvert --execute keep only comm
         # messages of the cell they run. Sending it again from the cell that waited makes a
-        # notebook executed headless save the finished run.
+        # notebook executed headless save the finished run, and the libraries to draw it.
+        self._send_libraries()
         snapshot = self.snapshot
         if self.done and snapshot is not None:
             if snapshot.get("encoding") == PACKED_ENCODING:
@@ -226,6 +243,11 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
     def _on_displayed(self) -> None:
         # A page will draw this view: its batches need not wait for the page's "ready".
         self._channel.expect_view()
+
+    def _send_libraries(self) -> None:
+        with self._libraries_lock:
+            if not self._libraries:
+                self._libraries = libraries_module()
 
     def readable(self) -> tuple[str, str]:
         """The run as a reader without the widget sees it: ``text/plain`` (this view's repr,
@@ -280,6 +302,8 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
             self._channel.want_rows()
         elif kind == "stop":
             self.stop()
+        elif kind == "libraries":
+            self._send_libraries()
         elif kind == "fetch":
             # The fold may run in another thread: the lookup takes the channel's lock, the
             # JSON of the whole value is written outside it.

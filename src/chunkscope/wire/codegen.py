@@ -477,7 +477,13 @@ BLOCKS: dict[str, Callable[[Schema], str]] = {
         "TransientItem",
     ),
     "up": _listing(
-        "Up", "ReadyRequest", "ResyncRequest", "RowsRequest", "StopRequest", "FetchRequest"
+        "Up",
+        "ReadyRequest",
+        "ResyncRequest",
+        "RowsRequest",
+        "StopRequest",
+        "FetchRequest",
+        "LibrariesRequest",
     ),
 }
 """The blocks ``docs/wire.md`` may hold, by the name in their opening marker."""

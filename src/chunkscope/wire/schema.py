@@ -73,6 +73,7 @@ __all__ = [
     "FilePartWire",
     "HeldAnswer",
     "HeldEntry",
+    "LibrariesRequest",
     "Mark",
     "Model",
     "NestedRunWire",
@@ -771,6 +772,13 @@ class StopRequest(TypedDict):
     kind: Literal["stop"]
 
 
+class LibrariesRequest(TypedDict):
+    """Front end → kernel: set the model's ``_libraries`` (markdown and highlighting are
+    about to be needed)."""
+
+    kind: Literal["libraries"]
+
+
 class FetchRequest(TypedDict):
     """Front end → kernel: send the whole value of a held field."""
 
@@ -780,7 +788,9 @@ class FetchRequest(TypedDict):
     token: int
 
 
-Up: TypeAlias = ReadyRequest | ResyncRequest | RowsRequest | StopRequest | FetchRequest
+Up: TypeAlias = (
+    ReadyRequest | ResyncRequest | RowsRequest | StopRequest | FetchRequest | LibrariesRequest
+)
 """A message from the front end to the kernel."""
 
 
@@ -795,6 +805,10 @@ class Model(_ModelRequired, total=False):
 
     _instance: str
     """Unique to the model (absent in notebooks saved before it existed)."""
+    _libraries: str
+    """The module of the libraries that render markdown and highlight code (marked,
+    DOMPurify, highlight.js): set when the page asks for it, after the view's first words
+    are drawn, and when a cell waits for the run; empty until then."""
 
 
 # ------------------------------------------------------------------------------ the board

@@ -2,28 +2,24 @@
  * Fenced code blocks in rendered markdown: a toolbar with the language and a copy button,
  * and syntax highlighting by highlight.js (core and eleven languages, see languages.ts).
  *
- * The highlighter is reached through a dynamic import. The widget is one ESM file that
- * anywidget imports from a blob URL and the exported page is one inline script, so neither
- * can fetch a split chunk: esbuild keeps the module in the bundle but evaluates it only on the
- * first code block. Its HTML goes through the sanitizer (spans with classes only) before it
- * touches the DOM.
+ * The highlighter comes with the libraries module (see libraries/bundle.ts), evaluated only
+ * on the first code block. Its HTML goes through the sanitizer (spans with classes only)
+ * before it touches the DOM.
  */
 import { copyButton } from "../copy";
 import { h } from "../dom";
+import { loadHighlighterLibrary } from "../libraries";
+import type { HighlightHtml } from "./languages";
 
 /** Blocks longer than this are left plain: highlighting them would hold up a frame. */
 export const HIGHLIGHT_LIMIT = 100_000;
 
-type HighlightHtml = typeof import("./languages").highlightHtml;
 /** Turns highlighter HTML into nodes; null when no sanitizer is available. */
 export type SpanSanitizer = (html: string) => DocumentFragment | null;
 
-let loading: Promise<HighlightHtml> | null = null;
-
 /** The highlighter, loaded on first use. */
 export function loadHighlighter(): Promise<HighlightHtml> {
-  loading ??= import("./languages").then((module) => module.highlightHtml);
-  return loading;
+  return loadHighlighterLibrary();
 }
 
 /** `value`, in a task of its own (after the current one, and after the frame it may be). */

@@ -45,3 +45,6 @@ export function highlightHtml(
   const result = hljs.highlight(code, { language: wanted, ignoreIllegals: true });
   return { html: result.value, language: known.name ?? wanted };
 }
+
+/** The highlighter's signature, for the code that receives it from the libraries module. */
+export type HighlightHtml = typeof highlightHtml;

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { libraries } from "../../../src/libraries/bundle";
 import { decorateCode, languageOf, loadHighlighter } from "../../../src/views/code/highlight";
+import { provideLibraries, REGISTRY_KEY } from "../../../src/views/libraries";
 import { renderMarkdown, sanitizeSpans } from "../../../src/views/markdown";
 
 function holder(markdown: string): HTMLElement {
@@ -43,31 +45,35 @@ describe("code blocks", () => {
   });
 
   it("leave a block that names no language plain, without loading the highlighter", async () => {
-    vi.resetModules();
+    // A page of its own, whose libraries count the highlighter's loads.
+    const page = globalThis as unknown as Record<string, unknown>;
+    const before = page[REGISTRY_KEY];
+    delete page[REGISTRY_KEY];
     let loads = 0;
-    vi.doMock("../../../src/views/code/languages", () => {
-      loads += 1;
-      return { highlightHtml: () => ({ html: "<span>x</span>", language: "python" }) };
+    provideLibraries({
+      ...libraries,
+      highlighter() {
+        loads += 1;
+        return Promise.resolve(() => ({ html: "<span>x</span>", language: "python" }));
+      },
     });
     try {
-      const fresh = await import("../../../src/views/code/highlight");
       const block = (language: string): HTMLElement => {
         const el = document.createElement("div");
         el.innerHTML = `<pre><code${language ? ` class="language-${language}"` : ""}>x = 1</code></pre>`;
         return el;
       };
       const plain = block("");
-      await fresh.decorateCode(plain, sanitizeSpans);
+      await decorateCode(plain, sanitizeSpans);
       expect(plain.querySelector(".cs-code .cs-copy")).not.toBeNull();
       expect(plain.querySelector("code")?.classList.contains("hljs")).toBe(false);
       expect(loads).toBe(0);
       const named = block("python");
-      await fresh.decorateCode(named, sanitizeSpans);
+      await decorateCode(named, sanitizeSpans);
       expect(named.querySelector("code")?.classList.contains("hljs")).toBe(true);
       expect(loads).toBe(1);
     } finally {
-      vi.doUnmock("../../../src/views/code/languages");
-      vi.resetModules();
+      page[REGISTRY_KEY] = before;
     }
   });
 

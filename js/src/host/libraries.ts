@@ -1,0 +1,94 @@
+/**
+ * How a StreamView model brings the page its libraries (marked, DOMPurify, highlight.js):
+ * the kernel keeps them out of the view's own module and sets them on the model's
+ * `_libraries` when asked. Every kilobyte a page receives before a new view's first words
+ * delays them, and the libraries are more than half of what the view needs at all; they are
+ * first needed once those words are on screen (markdown follows the plain text), so each
+ * model asks for them in an idle task after its view is drawn.
+ *
+ * Each model asks for its own copy, although the page imports one: a saved notebook keeps
+ * what its models hold, and the model that brought the page its libraries may be gone by
+ * then (its cell run again).
+ */
+
+import type { Libraries } from "../libraries/bundle";
+import { whenIdle } from "../views/frame";
+import { librariesReady, onWanted, provideLibraries } from "../views/libraries";
+
+/** What of a model this needs. */
+export interface LibrariesModel {
+  /** The model's `_libraries`: the module's source, or "" before the kernel set it. */
+  get(): string;
+  /** Call `listener` when `_libraries` changes; returns what stops it. */
+  watch(listener: () => void): () => void;
+}
+
+/** Turns a module's source into the module (a blob URL import in the page). */
+export type ImportSource = (source: string) => Promise<unknown>;
+
+/** The module's source imported from a blob URL, as anywidget imports the view's own. */
+export const importFromBlob: ImportSource = async (source) => {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  try {
+    return (await import(/* @vite-ignore */ url)) as unknown;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+};
+
+function isLibraries(value: unknown): value is Libraries {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return ["marked", "purify", "highlighter"].every((name) => typeof candidate[name] === "function");
+}
+
+/** The page's one import of the libraries, whichever model's source it came from. */
+let importing: Promise<void> | null = null;
+
+function load(source: string, importSource: ImportSource): void {
+  if (librariesReady() || importing !== null || source === "") return;
+  importing = importSource(source)
+    .then((module) => {
+      const libraries = (module as { libraries?: unknown }).libraries;
+      if (!isLibraries(libraries)) throw new Error("the module does not export `libraries`");
+      provideLibraries(libraries);
+    })
+    .catch((error: unknown) => {
+      // Markdown stays plain text: the run itself is all on screen.
+      console.error("chunkscope: could not load the markdown libraries", error);
+    })
+    .finally(() => {
+      importing = null;
+    });
+}
+
+/**
+ * Keep `model`'s libraries: asked of the kernel with `ask` (once, in an idle task after
+ * `drawn` is called) while the model has none, and imported for the page when a view wants
+ * them. Returns `drawn`, to call when a view of the model is drawn, and `dispose`.
+ */
+export function followLibraries(
+  model: LibrariesModel,
+  ask: () => void,
+  importSource: ImportSource = importFromBlob,
+): { drawn(): void; dispose(): void } {
+  let asked = false;
+  const ensure = (): void => {
+    if (asked || model.get() !== "") return;
+    asked = true;
+    ask();
+  };
+  const wanted = (): void => {
+    ensure();
+    load(model.get(), importSource);
+  };
+  const stopWanting = onWanted(wanted);
+  const stopWatching = model.watch(() => load(model.get(), importSource));
+  return {
+    drawn: () => whenIdle(ensure),
+    dispose() {
+      stopWanting();
+      stopWatching();
+    },
+  };
+}
