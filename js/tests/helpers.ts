@@ -1,4 +1,5 @@
 /** Builders for wire values used across the tests. */
+import { vi } from "vitest";
 import { emptyRun } from "../src/model/store";
 import type {
   ChunkRow,
@@ -10,6 +11,7 @@ import type {
   Snapshot,
   TransientItem,
 } from "../src/model/wire";
+import type { MarkdownView } from "../src/views/markdown";
 
 /** The part type of one kind. */
 export type PartOf<K extends PartKind> = Extract<Part, { kind: K }>;
@@ -106,4 +108,26 @@ export async function waitUntil(done: () => boolean): Promise<void> {
   for (let k = 0; k < 100 && !done(); k++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A new MarkdownView of fresh modules (the parser's warm-up is the page's, done once, so
+ * each caller starts it cold), with `source` drawn inside an animation frame, as a streaming
+ * view draws it. */
+export async function drawnInAFrame(source: string): Promise<MarkdownView> {
+  vi.resetModules();
+  const { schedule } = await import("../src/views/frame");
+  const fresh = await import("../src/views/markdown");
+  const view = new fresh.MarkdownView();
+  await new Promise<void>((resolve) =>
+    schedule(() => {
+      view.update(source, false);
+      resolve();
+    }),
+  );
+  return view;
+}
+
+/** Whether `el` shows its text's emphasis as markdown, with none of it left as plain text. */
+export function shownAsMarkdown(el: HTMLElement): boolean {
+  return el.querySelector("em") !== null && el.querySelector(".cs-md-plain") === null;
 }

@@ -6,7 +6,6 @@
 import type { Config, DOMPurify } from "dompurify";
 import type * as MarkedLibrary from "marked";
 import type { Libraries } from "../libraries/bundle";
-import type { HighlightHtml } from "./code/languages";
 
 /** The page's libraries, the views waiting for them and who can fetch them. */
 interface Registry {
@@ -75,11 +74,6 @@ export function markedLibrary(): typeof MarkedLibrary {
 /** DOMPurify's default instance; throws before the libraries are given. */
 export function purifyLibrary(): DOMPurify {
   return given().purify();
-}
-
-/** The highlighter, once the libraries are given and it is evaluated. */
-export function loadHighlighterLibrary(): Promise<HighlightHtml> {
-  return whenLibraries().then((libraries) => libraries.highlighter());
 }
 
 /** Sanitized nodes for an HTML string. */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { followLibraries, type ImportSource, type LibrariesModel } from "../../src/host/libraries";
 import { libraries } from "../../src/libraries/bundle";
 import { librariesReady, REGISTRY_KEY, whenLibraries } from "../../src/views/libraries";
-import { waitUntil } from "../helpers";
+import { drawnInAFrame, shownAsMarkdown, waitUntil } from "../helpers";
 
 /** A model's `_libraries`, set as the kernel sets it. */
 class LibrariesTrait implements LibrariesModel {
@@ -104,20 +104,10 @@ it("leaves markdown plain, with a message, when the module is not the libraries"
 });
 
 it("draws text as plain text until the libraries come, then as markdown", async () => {
-  vi.resetModules();
-  const { schedule } = await import("../../src/views/frame");
-  const { MarkdownView } = await import("../../src/views/markdown");
-  const host = await import("../../src/host/libraries");
   const trait = new LibrariesTrait();
-  const follow = host.followLibraries(trait, () => undefined, importer());
-  const view = new MarkdownView();
+  const follow = followLibraries(trait, () => undefined, importer());
   const source = "Some *emphasis* here\n\nand a second paragraph";
-  await new Promise<void>((resolve) =>
-    schedule(() => {
-      view.update(source, false);
-      resolve();
-    }),
-  );
+  const view = await drawnInAFrame(source);
   // Frames go by: without the libraries the text stays plain, and no frame draws it again
   // to see whether they came.
   const update = vi.spyOn(view, "update");
@@ -126,9 +116,7 @@ it("draws text as plain text until the libraries come, then as markdown", async 
   expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(source);
   expect(view.el.querySelector("em")).toBeNull();
   trait.set(SOURCE);
-  await waitUntil(
-    () => view.el.querySelector("em") !== null && view.el.querySelector(".cs-md-plain") === null,
-  );
+  await waitUntil(() => shownAsMarkdown(view.el));
   expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
   follow.dispose();
 });

@@ -1,27 +1,16 @@
 // @vitest-environment jsdom
 import { expect, it, vi } from "vitest";
-import { waitUntil } from "../helpers";
+import { drawnInAFrame, shownAsMarkdown, waitUntil } from "../helpers";
 
 // Fresh modules: the parser's warm-up is the page's, done once, so it must start cold here.
 it("draws text in a frame as plain text until the parser has warmed up in a task of its own", async () => {
-  vi.resetModules();
-  const { schedule } = await import("../../src/views/frame");
-  const { MarkdownView } = await import("../../src/views/markdown");
-  const view = new MarkdownView();
   const source = "Some *emphasis* here\n\nand a second paragraph";
-  await new Promise<void>((resolve) =>
-    schedule(() => {
-      view.update(source, false);
-      resolve();
-    }),
-  );
+  const view = await drawnInAFrame(source);
   expect(view.el.querySelector(".cs-md-plain")?.textContent).toBe(source);
   expect(view.el.querySelector("em")).toBeNull();
   // A frame renders markdown only while it has time, so the second block may become
   // markdown a frame after the first.
-  await waitUntil(
-    () => view.el.querySelector("em") !== null && view.el.querySelector(".cs-md-plain") === null,
-  );
+  await waitUntil(() => shownAsMarkdown(view.el));
   expect(view.el.querySelector("em")?.textContent).toBe("emphasis");
 });
 

@@ -8,7 +8,7 @@
  */
 import { copyButton } from "../copy";
 import { h } from "../dom";
-import { loadHighlighterLibrary } from "../libraries";
+import { whenLibraries } from "../libraries";
 import type { HighlightHtml } from "./languages";
 
 /** Blocks longer than this are left plain: highlighting them would hold up a frame. */
@@ -17,9 +17,9 @@ export const HIGHLIGHT_LIMIT = 100_000;
 /** Turns highlighter HTML into nodes; null when no sanitizer is available. */
 export type SpanSanitizer = (html: string) => DocumentFragment | null;
 
-/** The highlighter, loaded on first use. */
+/** The highlighter, once the libraries are given and it is evaluated. */
 export function loadHighlighter(): Promise<HighlightHtml> {
-  return loadHighlighterLibrary();
+  return whenLibraries().then((libraries) => libraries.highlighter());
 }
 
 /** `value`, in a task of its own (after the current one, and after the frame it may be). */
