@@ -367,6 +367,9 @@ export class MarkdownView {
   private wantedFinal = false;
   /** Offsets in the text where plain pieces start (the first is 0), found as it grows. */
   private pieceStarts: number[] = [0];
+  /** The first piece the plain text showed when last drawn, and how many piece starts were
+   * known then; null when nothing is drawn (see showPlain). */
+  private plainShown: { first: number; count: number } | null = null;
   /** Piece elements by piece number, with the range of the text each one shows. */
   private readonly pieces = new Map<number, { el: HTMLElement; start: number; end: number }>();
   /** Sheet elements by sheet number: sheet `n` holds pieces `n * SHEET_PIECES` on. */
@@ -421,6 +424,7 @@ export class MarkdownView {
       this.chapter = null;
       this.lastTail = null;
       this.pieceStarts = [0];
+      this.plainShown = null;
       this.pieces.clear();
       this.sheets.clear();
       this.plainChapters.clear();
@@ -559,81 +563,107 @@ export class MarkdownView {
    * held out of layout until they come into view (see HeldBack). */
   private showPlain(text: TextSource, from: number, attaching: boolean): void {
     const starts = this.pieceStarts;
+    const known = starts.length;
     for (;;) {
       const newline = text.indexOf("\n", (starts[starts.length - 1] as number) + PLAIN_PIECE);
       if (newline < 0 || newline + 1 >= text.length) break;
       starts.push(newline + 1);
     }
-    let first = starts.length - 1;
-    while (first > 0 && (starts[first] as number) > from) first--;
-    const shownSheets: HTMLElement[] = [];
-    const shownChapters: HTMLElement[] = [];
-    let inChapter: HTMLElement[] = [];
+    const first = lastAtOrBefore(starts, from);
+    const last = starts.length - 1;
+    // Only the first piece (where the text now starts) and the pieces from the last one
+    // drawn on can have changed: the pieces between keep their text and their place, and
+    // are not gone over again. A backlog of megabytes, caught up a step at a time, is
+    // thousands of pieces, and going over all of them made each step's task long.
+    const before = this.plainShown;
+    const whole = attaching || before === null || first < before.first || before.count !== known;
+    const grown = whole ? first : Math.max(first, known - 1);
+    const lastSheet = Math.floor(last / SHEET_PIECES);
+    const firstSheet = Math.floor(first / SHEET_PIECES);
+    const grownSheet = Math.floor(grown / SHEET_PIECES);
     let made = 0;
-    let inSheet: HTMLElement[] = [];
-    for (let k = first; k < starts.length; k++) {
-      const start = Math.max(starts[k] as number, from);
-      const end = starts[k + 1] ?? text.length;
-      let piece = this.pieces.get(k);
-      const fresh = piece === undefined;
-      if (piece === undefined) {
-        const el = document.createElement("div");
-        el.className = "cs-md-piece";
-        piece = { el, start: -1, end: -1 };
-        this.pieces.set(k, piece);
+    const drawSheet = (n: number): void => {
+      const firstPiece = Math.max(n * SHEET_PIECES, first);
+      const to = Math.min((n + 1) * SHEET_PIECES, last + 1);
+      const inSheet: HTMLElement[] = [];
+      for (let k = firstPiece; k < to; k++) inSheet.push(this.drawPiece(text, from, k));
+      if (!this.sheets.has(n)) made += 1;
+      placeChildren(numbered(this.sheets, n, "cs-md-sheet"), inSheet);
+    };
+    if (firstSheet < grownSheet) drawSheet(firstSheet);
+    for (let n = grownSheet; n <= lastSheet; n++) drawSheet(n);
+    const firstChapter = Math.floor(firstSheet / CHAPTER_SHEETS);
+    const lastChapter = Math.floor(lastSheet / CHAPTER_SHEETS);
+    const grownChapter = Math.floor(grownSheet / CHAPTER_SHEETS);
+    const drawChapter = (c: number): void => {
+      const to = Math.min((c + 1) * CHAPTER_SHEETS, lastSheet + 1);
+      const inChapter: HTMLElement[] = [];
+      for (let n = Math.max(c * CHAPTER_SHEETS, firstSheet); n < to; n++) {
+        inChapter.push(this.sheets.get(n) as HTMLElement);
       }
-      if (piece.start !== start || piece.end !== end) {
-        const shown = text.slice(start, end);
-        piece.el.textContent = shown;
-        piece.start = start;
-        piece.end = end;
-        if (fresh && end < text.length - PLAIN_SHOWN_TAIL) {
-          this.holdPiece(piece.el, shown, Math.floor(k / SHEET_PIECES));
-        }
-      }
-      inSheet.push(piece.el);
-      if ((k + 1) % SHEET_PIECES === 0 || k + 1 === starts.length) {
-        const n = Math.floor(k / SHEET_PIECES);
-        if (!this.sheets.has(n)) made += 1;
-        const sheet = numbered(this.sheets, n, "cs-md-sheet");
-        placeChildren(sheet, inSheet);
-        shownSheets.push(sheet);
-        inSheet = [];
-        inChapter.push(sheet);
-        if ((n + 1) % CHAPTER_SHEETS === 0 || k + 1 === starts.length) {
-          const chapter = numbered(
-            this.plainChapters,
-            Math.floor(n / CHAPTER_SHEETS),
-            "cs-md-sheets",
-          );
-          placeChildren(chapter, inChapter);
-          shownChapters.push(chapter);
-          inChapter = [];
-        }
-      }
-    }
-    for (const [k, piece] of this.pieces) {
+      placeChildren(numbered(this.plainChapters, c, "cs-md-sheets"), inChapter);
+    };
+    if (firstChapter < grownChapter) drawChapter(firstChapter);
+    for (let c = grownChapter; c <= lastChapter; c++) drawChapter(c);
+    // What the text no longer starts with goes: all of it before `first` when the pieces
+    // were drawn whole, else what lies between the last call's first piece and this one's.
+    const gone = whole ? 0 : before.first;
+    for (const [k, piece] of whole ? this.pieces : rangeOf(this.pieces, gone, first)) {
       if (k >= first) continue;
       this.heldBack.forget(piece.el);
       this.pieces.delete(k);
     }
-    const firstSheet = Math.floor(first / SHEET_PIECES);
-    for (const [n, sheet] of this.sheets) {
+    const goneSheet = Math.floor(gone / SHEET_PIECES);
+    for (const [n, sheet] of whole ? this.sheets : rangeOf(this.sheets, goneSheet, firstSheet)) {
       if (n >= firstSheet) continue;
       this.heldBack.forget(sheet);
       this.sheets.delete(n);
       this.heldPieces.delete(n);
     }
-    this.holdPastSheets(Math.floor((starts.length - 1) / SHEET_PIECES));
-    const firstChapter = Math.floor(firstSheet / CHAPTER_SHEETS);
-    for (const c of this.plainChapters.keys()) if (c < firstChapter) this.plainChapters.delete(c);
-    // The sheets made by this call are the last ones; all of them when the element is put
-    // back into the page.
-    const fresh = attaching ? shownSheets.length : made;
-    for (let k = shownSheets.length - fresh; k < shownSheets.length - 2; k++) {
-      this.heldBack.hold(shownSheets[k] as HTMLElement);
+    this.holdPastSheets(lastSheet);
+    const goneChapter = Math.floor(goneSheet / CHAPTER_SHEETS);
+    for (const [c] of whole
+      ? this.plainChapters
+      : rangeOf(this.plainChapters, goneChapter, firstChapter)) {
+      if (c < firstChapter) this.plainChapters.delete(c);
     }
-    placeChildren(this.plain, shownChapters);
+    // The sheets made by this call are the last ones; all of them when the element is put
+    // back into the page. The last two, where a reader following the end looks, stay.
+    const fresh = attaching ? lastSheet - firstSheet + 1 : made;
+    for (let n = Math.max(firstSheet, lastSheet + 1 - fresh); n <= lastSheet - 2; n++) {
+      this.heldBack.hold(this.sheets.get(n) as HTMLElement);
+    }
+    const chapters: HTMLElement[] = [];
+    for (let c = firstChapter; c <= lastChapter; c++) {
+      chapters.push(this.plainChapters.get(c) as HTMLElement);
+    }
+    placeChildren(this.plain, chapters);
+    this.plainShown = { first, count: starts.length };
+  }
+
+  /** Piece `k` of the plain text, made or brought up to date to show `text` from `from` on. */
+  private drawPiece(text: TextSource, from: number, k: number): HTMLElement {
+    const starts = this.pieceStarts;
+    const start = Math.max(starts[k] as number, from);
+    const end = starts[k + 1] ?? text.length;
+    let piece = this.pieces.get(k);
+    const fresh = piece === undefined;
+    if (piece === undefined) {
+      const el = document.createElement("div");
+      el.className = "cs-md-piece";
+      piece = { el, start: -1, end: -1 };
+      this.pieces.set(k, piece);
+    }
+    if (piece.start !== start || piece.end !== end) {
+      const shown = text.slice(start, end);
+      piece.el.textContent = shown;
+      piece.start = start;
+      piece.end = end;
+      if (fresh && end < text.length - PLAIN_SHOWN_TAIL) {
+        this.holdPiece(piece.el, shown, Math.floor(k / SHEET_PIECES));
+      }
+    }
+    return piece.el;
   }
 
   /** Hold piece `el` of sheet `n`, which shows `shown`, out of layout until it comes into
@@ -678,6 +708,26 @@ export function guessLines(text: string): number {
     from = end + 1;
   }
   return lines;
+}
+
+/** The index of the last of the ascending `starts` that is at most `offset` (0 when none). */
+function lastAtOrBefore(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((starts[middle] as number) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** The entries of `elements` numbered from `from` up to `to` (not included). */
+function* rangeOf<T>(elements: Map<number, T>, from: number, to: number): Generator<[number, T]> {
+  for (let n = from; n < to; n++) {
+    const element = elements.get(n);
+    if (element !== undefined) yield [n, element];
+  }
 }
 
 /** The element numbered `n` in `elements`, made with `className` when first needed. */
