@@ -817,3 +817,30 @@ def test_the_board_sends_its_style_sheet_for_its_shadow_root_and_none_for_the_pa
     built = Path(cs.__file__).parent / "static" / "board.css"
     assert state["_styles"] == built.read_text(encoding="utf-8")
     assert ".cs-brow" in state["_styles"] and ".cs-transcript" in state["_styles"]
+
+
+def test_the_libraries_go_to_a_page_that_asks_and_with_a_save_that_keeps_runs_whole() -> None:
+    # The board's module leaves out marked, DOMPurify and highlight.js: its rows never need
+    # them, and a run opened on the board asks for them when it first draws its text.
+    board = CapturedBoard({"small": lambda: _text_run("small", 3)})
+    assert board._libraries == ""
+    module = (Path(cs.__file__).parent / "static" / "board.js").read_text(encoding="utf-8")
+    for words in ("input parameter is undefined or null", "dompurify", "Language definition for"):
+        assert words not in module
+    board._on_front_end_message(board, {"kind": "libraries"}, [])
+    given = board._libraries
+    assert "dompurify" in given and "Language definition for" in given
+    board._on_front_end_message(board, {"kind": "libraries"}, [])
+    assert board._libraries is given, "asked again: the same module, not another message"
+    board.result(timeout=30)
+
+    # A saved board whose runs are kept whole opens them without a kernel to ask: the save
+    # sets the libraries. One that keeps rows only does not need them.
+    kept = CapturedBoard({"small": lambda: _text_run("small", 3)})
+    assert kept._libraries == ""
+    kept.result(timeout=30)
+    assert kept.kept() and kept._libraries == given
+    assert "_libraries" in kept.get_state()
+    rows_only = CapturedBoard({"large": lambda: _text_run("large", 3)}, keep=10)
+    rows_only.result(timeout=30)
+    assert not rows_only.kept() and rows_only._libraries == ""

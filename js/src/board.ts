@@ -7,8 +7,7 @@
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import { type BoardSource, createBoardSource, keptIn } from "./board/source";
 import { type BoardHandle, mountBoard } from "./board/view";
-// marked, DOMPurify and highlight.js come bundled with this module (see libraries/bundled.ts).
-import "./libraries/bundled";
+import { followModelLibraries } from "./host/libraries";
 import { PlacedViews } from "./host/placed";
 import { ModelEntries } from "./host/registry";
 import { shadowMount } from "./host/shadow";
@@ -104,6 +103,9 @@ function entryFor(model: BoardWidgetModel): BoardEntry {
     adopted = saved.save;
     source.adoptSaved(saved);
   };
+  // The markdown libraries are asked for when a view first wants them (a run opened on the
+  // board), not before: the rows never need them.
+  const libraries = followModelLibraries(model, () => model.send({ kind: "libraries" }));
   const onMessage = (msg: unknown) => source.receive(msg);
   const onTitle = () => source.setTitle(model.get("title") ?? "");
   model.on("msg:custom", onMessage);
@@ -116,6 +118,7 @@ function entryFor(model: BoardWidgetModel): BoardEntry {
       model.off("msg:custom", onMessage);
       model.off("change", onSaved);
       model.off("change:title", onTitle);
+      libraries.dispose();
       source.dispose();
       entries.set(model, null);
     },

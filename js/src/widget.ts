@@ -4,7 +4,7 @@
  */
 import type { AnyModel, InitializeProps, RenderProps } from "@anywidget/types";
 import type { FetchHeld } from "./held/values";
-import { followLibraries } from "./host/libraries";
+import { followModelLibraries } from "./host/libraries";
 import { PlacedViews } from "./host/placed";
 import { ModelEntries } from "./host/registry";
 import { createFeed, NO_KERNEL } from "./model/feed";
@@ -188,16 +188,7 @@ function entryFor(model: WidgetModel): ModelEntry {
   };
 
   const stopWatching = store.subscribe(scheduleSave);
-  const libraries = followLibraries(
-    {
-      get: () => model.get("_libraries") ?? "",
-      watch(listener) {
-        model.on("change:_libraries", listener);
-        return () => model.off("change:_libraries", listener);
-      },
-    },
-    () => send({ kind: "libraries" }),
-  );
+  const libraries = followModelLibraries(model, () => send({ kind: "libraries" }));
 
   const entry: ModelEntry = {
     store,

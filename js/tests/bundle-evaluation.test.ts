@@ -38,43 +38,37 @@ async function bundleWithMarks(entry: string): Promise<string> {
 const evaluated = (): string[] =>
   (globalThis as { __evaluated?: string[] }).__evaluated?.slice() ?? [];
 
+it("src/libraries/bundle.ts loads without evaluating the markdown parser or the sanitizer (they wait for first use)", async () => {
+  (globalThis as { __evaluated?: string[] }).__evaluated = [];
+  const code = await bundleWithMarks("src/libraries/bundle.ts");
+  // The marks are in the bundle: a library bundled without them would pass for the wrong
+  // reason.
+  expect(code).toContain('push("marked")');
+  expect(code).toContain('push("dompurify")');
+  const module = (await import(
+    `data:text/javascript;charset=utf-8,${encodeURIComponent(code)}`
+  )) as { libraries: { marked: unknown } };
+  expect(typeof module.libraries.marked).toBe("function");
+  expect(evaluated()).toEqual([]);
+}, 30_000);
+
 it.each([
-  [
-    "src/board.ts",
-    (module: Record<string, unknown>) => (module.default as { render: unknown }).render,
-  ],
-  [
-    "src/libraries/bundle.ts",
-    (module: Record<string, unknown>) => (module.libraries as { marked: unknown }).marked,
-  ],
+  ["src/widget.ts", "the first words"],
+  ["src/board.ts", "a run opened on the board"],
 ])(
-  "%s loads without evaluating the markdown parser or the sanitizer (they wait for first use)",
-  async (entry, exported) => {
-    (globalThis as { __evaluated?: string[] }).__evaluated = [];
+  "%s leaves the libraries out: its page receives them for %s",
+  async (entry) => {
     const code = await bundleWithMarks(entry);
-    // The marks are in the bundle: a library bundled without them would pass for the wrong
-    // reason.
-    expect(code).toContain('push("marked")');
-    expect(code).toContain('push("dompurify")');
+    expect(code).not.toContain('push("marked")');
+    expect(code).not.toContain('push("dompurify")');
+    expect(code).not.toContain("highlight.js/lib/core");
     const module = (await import(
-      `data:text/javascript;charset=utf-8,${encodeURIComponent(code)}`
-    )) as Record<string, unknown>;
-    expect(typeof exported(module)).toBe("function");
-    expect(evaluated()).toEqual([]);
+      `data:text/javascript;charset=utf-8,${encodeURIComponent(code)}#lean`
+    )) as { default: { render: unknown } };
+    expect(typeof module.default.render).toBe("function");
   },
   30_000,
 );
-
-it("src/widget.ts leaves the libraries out: its page receives them after the first words", async () => {
-  const code = await bundleWithMarks("src/widget.ts");
-  expect(code).not.toContain('push("marked")');
-  expect(code).not.toContain('push("dompurify")');
-  expect(code).not.toContain("highlight.js/lib/core");
-  const module = (await import(
-    `data:text/javascript;charset=utf-8,${encodeURIComponent(code)}#lean`
-  )) as { default: { render: unknown } };
-  expect(typeof module.default.render).toBe("function");
-}, 30_000);
 
 it.each(["src/widget.ts", "src/board.ts"])(
   "%s loads without making a number formatter (its locale data costs a new page 40-50 ms)",

@@ -342,6 +342,11 @@ def test_pick_two_rows_to_compare_and_reopen_a_saved_board_without_its_kernel(
     pane.wait_for(timeout=15_000)
     wait_until(lambda: "error" in (pane.text_content() or ""), "the comparison", 15)
     assert "good" in (pane.text_content() or "") and "broken" in (pane.text_content() or "")
+    # The board's module leaves the markdown libraries out: a run opened on it asks the
+    # kernel for them, and its text becomes markdown.
+    board.locator('.cs-brow[data-id="r0"] .cs-bc-label').click()
+    opened = board.locator(".cs-board-opened")
+    opened.locator("h2", has_text="Weather in Seoul").wait_for(timeout=15_000)
     lab.page.wait_for_timeout(1200)
     lab.save()
 
@@ -356,3 +361,7 @@ def test_pick_two_rows_to_compare_and_reopen_a_saved_board_without_its_kernel(
     text = board.locator(".cs-board-opened .cs-part-text").first
     text.wait_for(timeout=15_000)
     assert "Enjoy the afternoon" in (board.locator(".cs-board-opened").text_content() or "")
+    # As markdown: the saved notebook keeps the libraries the board's model received.
+    opened = board.locator(".cs-board-opened")
+    opened.locator("h2", has_text="Weather in Seoul").wait_for(timeout=15_000)
+    assert opened.locator("strong", has_text="21 °C").count() == 1

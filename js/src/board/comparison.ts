@@ -3,6 +3,7 @@
  * or why there is none.
  */
 import { h, setText } from "../views/dom";
+import { librariesReady, whenLibraries } from "../views/libraries";
 import { sanitizeComparison } from "./sanitize";
 import type { BoardSource, BoardState, Comparison } from "./source";
 
@@ -56,6 +57,14 @@ export class ComparisonPane {
     if (comparison.state === "no-kernel") return h("p", "cs-board-note", COMPARE_NEEDS_KERNEL);
     if (comparison.error !== null)
       return h("p", "cs-error-text", `The runs could not be compared: ${comparison.error}`);
+    if (!librariesReady()) {
+      // The sanitizer comes with the markdown libraries, which the board's page receives
+      // when first needed: this is shown again once they are here.
+      void whenLibraries().then(() => {
+        if (this.shown === comparison) this.body.replaceChildren(this.content(comparison));
+      });
+      return h("p", "cs-board-note", "Comparing…");
+    }
     const fragment = sanitizeComparison(comparison.html);
     if (fragment === null)
       return h("p", "cs-board-note", "This page cannot show the comparison safely.");

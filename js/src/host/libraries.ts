@@ -4,7 +4,9 @@
  * `_libraries` when asked. Every kilobyte a page receives before a new view's first words
  * delays them, and the libraries are more than half of what the view needs at all; they are
  * first needed once those words are on screen (markdown follows the plain text), so each
- * model asks for them in an idle task after its view is drawn.
+ * model asks for them in an idle task after its view is drawn. A RunBoard model does the
+ * same for the runs opened on it, and asks when the first of them wants the libraries: its
+ * rows never do.
  *
  * Each model asks for its own copy, although the page imports one: a saved notebook keeps
  * what its models hold, and the model that brought the page its libraries may be gone by
@@ -91,4 +93,29 @@ export function followLibraries(
       stopWatching();
     },
   };
+}
+
+/** What of an anywidget model `followModelLibraries` uses: its `_libraries` and the event of
+ * its change. */
+export interface ModelWithLibraries {
+  get(name: "_libraries"): string | undefined;
+  on(event: "change:_libraries", listener: () => void): void;
+  off(event: "change:_libraries", listener: () => void): void;
+}
+
+/** `followLibraries` for an anywidget model's `_libraries`, asked for with `ask`. */
+export function followModelLibraries(
+  model: ModelWithLibraries,
+  ask: () => void,
+): { drawn(): void; dispose(): void } {
+  return followLibraries(
+    {
+      get: () => model.get("_libraries") ?? "",
+      watch(listener) {
+        model.on("change:_libraries", listener);
+        return () => model.off("change:_libraries", listener);
+      },
+    },
+    ask,
+  );
 }

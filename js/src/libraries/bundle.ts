@@ -1,9 +1,10 @@
 /**
  * The libraries that render markdown and highlight code: marked, DOMPurify and highlight.js
- * (core and the languages of languages.ts). StreamView's page receives them as a module of
- * their own (`static/libraries.js`, the model's `_libraries`) once the view's first words
- * are drawn: they are more than half of what the view would otherwise load before drawing
- * anything. RunBoard and the exported page bundle them whole (see bundled.ts).
+ * (core and the languages of languages.ts). StreamView's and RunBoard's pages receive them
+ * as a module of their own (`static/libraries.js`, the model's `_libraries`): a view once
+ * its first words are drawn, a board once a run opened on it draws its text. They are more
+ * than half of what a view would otherwise load before drawing anything. The exported page
+ * bundles them whole (see bundled.ts).
  *
  * Nothing here runs when the module is evaluated. esbuild wraps a module that is `require`d
  * in a lazy initialiser, so each library's top-level code (marked builds its rules,

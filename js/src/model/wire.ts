@@ -823,7 +823,8 @@ export type BoardUp =
   | BoardOpenRequest
   | BoardRunRequest
   | BoardStopRequest
-  | BoardCompareRequest;
+  | BoardCompareRequest
+  | LibrariesRequest;
 
 /** Synced traits of RunBoard. */
 export interface BoardModel {
@@ -837,4 +838,10 @@ export interface BoardModel {
    * (a sheet given to anywidget as `_css` would go to the page's head instead).
    */
   _styles?: string;
+  /**
+   * As StreamView's: the libraries that render markdown and highlight code, set when the
+   * page asks for them (a run opened on the board) and when the board is saved with runs kept
+   * whole; empty until then.
+   */
+  _libraries?: string;
 }

@@ -14,8 +14,8 @@ interface Registry {
   fetchers: Set<() => void>;
 }
 
-/** Where the page keeps its registry: one for every chunkscope module in the page (a
- * board's, which bundles the libraries, serves the run views beside it). The name carries
+/** Where the page keeps its registry: one for every chunkscope module in the page (the
+ * libraries a board's model brought serve the run views beside it). The name carries
  * the version of the `Libraries` interface, so modules that disagree on it keep apart. */
 export const REGISTRY_KEY = "__chunkscopeLibraries1";
 

@@ -214,7 +214,8 @@ describe("the board widget", () => {
     expect(second.el.querySelector(".cs-board")).toBe(view);
     second.cleanup();
     expect(second.el.querySelector(".cs-board")).toBeNull();
-    expect(model.listenerCount()).toBe(3); // one source for all renders
+    // One source for all renders: its messages, its saved board, its title, its libraries.
+    expect(model.listenerCount()).toBe(4);
   });
 
   it("draws the board in a shadow root of the output, with its own sheet and the page's theme mark", async () => {
@@ -302,7 +303,7 @@ describe("the board widget", () => {
   it("drops its listeners when the model goes away", () => {
     const model = new FakeBoardModel();
     const dispose = initialize(model);
-    expect(model.listenerCount()).toBe(3);
+    expect(model.listenerCount()).toBe(4);
     dispose();
     expect(model.listenerCount()).toBe(0);
   });

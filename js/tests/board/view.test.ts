@@ -6,8 +6,10 @@ import { NEW_ROWS_PER_FRAME } from "../../src/board/table";
 import { AXIS_TICK_MS, type BoardHandle, mountBoard } from "../../src/board/view";
 import { MARGIN_ROWS, ROW_HEIGHT, VIEWPORT_FALLBACK } from "../../src/board/window";
 import { shadowMount } from "../../src/host/shadow";
+import { libraries } from "../../src/libraries/bundle";
 import type { BoardRow, BoardSaved, BoardUp } from "../../src/model/wire";
 import { schedule } from "../../src/views/frame";
+import { onWanted, provideLibraries, REGISTRY_KEY } from "../../src/views/libraries";
 import { batch, part, snapshot, snapshotMsg, waitUntil } from "../helpers";
 import { boardRow, changesMsg, fullMsg, manyRows, savedBoard } from "./builders";
 
@@ -545,6 +547,35 @@ describe("comparing two runs", () => {
     source.receive({ kind: "compare", a: "a", b: "b", html: "", error: "run b has no state" });
     await frame();
     expect(el.querySelector(".cs-board-comparison")?.textContent).toContain("run b has no state");
+  });
+
+  it("asks for the sanitizer when the page has none yet, and shows the comparison once it came", async () => {
+    // The board's page receives the libraries (DOMPurify among them) when first needed.
+    const page = globalThis as unknown as Record<string, unknown>;
+    const given = page[REGISTRY_KEY];
+    delete page[REGISTRY_KEY];
+    try {
+      let asked = 0;
+      const stopAsking = onWanted(() => {
+        asked += 1;
+      });
+      const { el, source } = liveBoard([boardRow("a"), boardRow("b")]);
+      pick(el, "a");
+      pick(el, "b");
+      await frame();
+      (el.querySelector(".cs-board-compare") as HTMLButtonElement).click();
+      source.receive({ kind: "compare", a: "a", b: "b", html: "<b>2 steps</b>", error: null });
+      await frame();
+      const pane = el.querySelector(".cs-board-comparison") as HTMLElement;
+      expect(pane.textContent).toContain("Comparing…");
+      expect(asked).toBeGreaterThan(0);
+      provideLibraries(libraries);
+      await waitUntil(() => pane.querySelector("b")?.textContent === "2 steps");
+      expect(pane.textContent).not.toContain("cannot show");
+      stopAsking();
+    } finally {
+      page[REGISTRY_KEY] = given;
+    }
   });
 
   it("says a comparison needs the kernel when there is none", async () => {

@@ -21,6 +21,7 @@ import traitlets
 
 from ..fold.state import RunState
 from ..live.display import DisplayedOutput
+from ..live.libraries import CarriesLibraries
 from ..live.widget import LIVE_LINE, fits_readable_html, readable_html
 from ..present.compare import compare
 from ..wire.held import answer as held_answer
@@ -50,7 +51,7 @@ KEEP_TOTAL_BYTES = 10_000_000
 its runs."""
 
 
-class RunBoard(DisplayedOutput, anywidget.AnyWidget):
+class RunBoard(DisplayedOutput, CarriesLibraries, anywidget.AnyWidget):
     """A live board of many runs: one row per run, opened in place, compared in pairs.
 
     Build one with ``chunkscope.runs(sources)``; ``await board.wait()`` gives every run's
@@ -249,6 +250,10 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
         }
         if missing:
             self.add_traits(**missing)
+        if state["runs"]:
+            # Runs kept whole open in the saved notebook too: their markdown needs the
+            # libraries there, with no kernel to ask.
+            self._send_libraries()
         self.saved = {**state, "rows": first.rows, "runs": first.runs, "runParts": len(rest)}
         for index, group in enumerate(rest, start=1):
             self.set_trait(
@@ -285,6 +290,8 @@ class RunBoard(DisplayedOutput, anywidget.AnyWidget):
             self._compare(content.get("a"), content.get("b"))
         elif kind == "run":
             self._run_request(content.get("id"), content.get("message"))
+        elif kind == "libraries":
+            self._send_libraries()
 
     def _run_request(self, run_id: Any, message: Any) -> None:
         run = self._board.by_id.get(run_id) if isinstance(run_id, str) else None

@@ -13,9 +13,7 @@ returns (``NBVAL_SANITIZE``).
 
 from __future__ import annotations
 
-import functools
 import html
-import threading
 import uuid
 from collections.abc import Generator
 from pathlib import Path
@@ -33,14 +31,9 @@ from ..wire.persisted import pack_snapshot
 from ..wire.schema import PACKED_ENCODING, RowsMessage
 from .consume import Channel, Consumer
 from .display import DisplayedOutput
+from .libraries import CarriesLibraries
 
 _STATIC = Path(__file__).parent.parent / "static"
-
-
-@functools.cache
-def libraries_module() -> str:
-    """The source of ``static/libraries.js`` (marked, DOMPurify, highlight.js), read once."""
-    return (_STATIC / "libraries.js").read_text(encoding="utf-8")
 
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
@@ -102,7 +95,7 @@ def readable_html(age: str, static: str) -> str:
     )
 
 
-class StreamView(DisplayedOutput, anywidget.AnyWidget):
+class StreamView(DisplayedOutput, CarriesLibraries, anywidget.AnyWidget):
     """A live view of one agent or LLM stream.
 
     Build one with ``chunkscope.show(source)``; ``await view.wait()`` gives the final
@@ -117,12 +110,6 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
     _instance = traitlets.Unicode("").tag(sync=True)
     """A name unique to this view's model. anywidget hands ``initialize`` and every ``render``
     a different wrapper of the same model; the front end finds the model's one store by it."""
-    _libraries = traitlets.Unicode("").tag(sync=True)
-    """The module that renders markdown and highlights code (``static/libraries.js``: marked,
-    DOMPurify, highlight.js), kept out of the view's own module: the page needs it only after
-    the view's first words are drawn, and every kilobyte the page receives before them
-    delays them. Set when the page asks for it and when a cell waits for the run (so that a
-    notebook executed headless saves it)."""
     snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The persisted run (``docs/wire.md`` Snapshot), refreshed rarely: whenever the content
     grew fourfold, and at the end. Never holds a transient chunk. A large run is packed
@@ -146,7 +133,6 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
         """The run as folded so far (live while streaming)."""
         self._channel = Channel(self.state, _WidgetSink(self), max_rate=max_rate)
         self._display_id = f"chunkscope-{self._instance}"
-        self._libraries_lock = threading.Lock()
         self.on_msg(self._on_front_end_message)
         self._consumer: Consumer | None = None
         if source is not None:
@@ -243,11 +229,6 @@ class StreamView(DisplayedOutput, anywidget.AnyWidget):
     def _on_displayed(self) -> None:
         # A page will draw this view: its batches need not wait for the page's "ready".
         self._channel.expect_view()
-
-    def _send_libraries(self) -> None:
-        with self._libraries_lock:
-            if not self._libraries:
-                self._libraries = libraries_module()
 
     def readable(self) -> tuple[str, str]:
         """The run as a reader without the widget sees it: ``text/plain`` (this view's repr,

@@ -1027,7 +1027,12 @@ class BoardCompareRequest(TypedDict):
 
 
 BoardUp: TypeAlias = (
-    ReadyRequest | BoardOpenRequest | BoardRunRequest | BoardStopRequest | BoardCompareRequest
+    ReadyRequest
+    | BoardOpenRequest
+    | BoardRunRequest
+    | BoardStopRequest
+    | BoardCompareRequest
+    | LibrariesRequest
 )
 """A message from a board to the kernel."""
 
@@ -1046,3 +1051,7 @@ class BoardModel(_BoardModelRequired, total=False):
     _styles: str
     """The board's style sheet, which the page puts in the shadow root the board is drawn in
     (a sheet given to anywidget as ``_css`` would go to the page's head instead)."""
+    _libraries: str
+    """As StreamView's: the libraries that render markdown and highlight code, set when the
+    page asks for them (a run opened on the board) and when the board is saved with runs kept
+    whole; empty until then."""
