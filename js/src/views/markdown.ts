@@ -605,28 +605,18 @@ export class MarkdownView {
     };
     if (firstChapter < grownChapter) drawChapter(firstChapter);
     for (let c = grownChapter; c <= lastChapter; c++) drawChapter(c);
-    // What the text no longer starts with goes: all of it before `first` when the pieces
-    // were drawn whole, else what lies between the last call's first piece and this one's.
-    const gone = whole ? 0 : before.first;
-    for (const [k, piece] of whole ? this.pieces : rangeOf(this.pieces, gone, first)) {
-      if (k >= first) continue;
-      this.heldBack.forget(piece.el);
-      this.pieces.delete(k);
-    }
-    const goneSheet = Math.floor(gone / SHEET_PIECES);
-    for (const [n, sheet] of whole ? this.sheets : rangeOf(this.sheets, goneSheet, firstSheet)) {
-      if (n >= firstSheet) continue;
+    // What the text no longer starts with goes: looked for in the whole of each map when
+    // the pieces were drawn whole, else from the last call's first piece on.
+    const gone = whole ? null : before.first;
+    const goneSheet = gone === null ? null : Math.floor(gone / SHEET_PIECES);
+    dropBelow(this.pieces, first, gone, (piece) => this.heldBack.forget(piece.el));
+    dropBelow(this.sheets, firstSheet, goneSheet, (sheet, n) => {
       this.heldBack.forget(sheet);
-      this.sheets.delete(n);
       this.heldPieces.delete(n);
-    }
+    });
     this.holdPastSheets(lastSheet);
-    const goneChapter = Math.floor(goneSheet / CHAPTER_SHEETS);
-    for (const [c] of whole
-      ? this.plainChapters
-      : rangeOf(this.plainChapters, goneChapter, firstChapter)) {
-      if (c < firstChapter) this.plainChapters.delete(c);
-    }
+    const goneChapter = goneSheet === null ? null : Math.floor(goneSheet / CHAPTER_SHEETS);
+    dropBelow(this.plainChapters, firstChapter, goneChapter);
     // The sheets made by this call are the last ones; all of them when the element is put
     // back into the page. The last two, where a reader following the end looks, stay.
     const fresh = attaching ? lastSheet - firstSheet + 1 : made;
@@ -722,11 +712,25 @@ function lastAtOrBefore(starts: readonly number[], offset: number): number {
   return low;
 }
 
-/** The entries of `elements` numbered from `from` up to `to` (not included). */
-function* rangeOf<T>(elements: Map<number, T>, from: number, to: number): Generator<[number, T]> {
+/** Delete the entries of `elements` numbered below `to`, calling `gone` for each: looked for
+ * from `from` on, or in the whole map when `from` is null. */
+function dropBelow<T>(
+  elements: Map<number, T>,
+  to: number,
+  from: number | null,
+  gone: (element: T, n: number) => void = () => {},
+): void {
+  const drop = (n: number, element: T): void => {
+    elements.delete(n);
+    gone(element, n);
+  };
+  if (from === null) {
+    for (const [n, element] of elements) if (n < to) drop(n, element);
+    return;
+  }
   for (let n = from; n < to; n++) {
     const element = elements.get(n);
-    if (element !== undefined) yield [n, element];
+    if (element !== undefined) drop(n, element);
   }
 }
 
