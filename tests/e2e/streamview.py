@@ -84,6 +84,9 @@ _SCROLL_JS = """
 }
 """
 
+#: Whether the page's views have been given the markdown libraries (views/libraries.ts).
+_LIBRARIES_GIVEN_JS = "() => globalThis.__chunkscopeLibraries1?.provided != null"
+
 _SCROLL_TO_JS = """
 (top) => {
   const s = document.querySelector('.chunkscope .cs-transcript');
@@ -323,18 +326,30 @@ def wait_transcript_settled(lab: LabPage, timeout_s: float = 15.0) -> Scroll:
     text can still become markdown frames after its status did, and a block above the
     reader that changes height moves what they see (the browser's scroll anchoring)."""
     steady_since = {"t": 0.0, "height": -1.0}
+    seen: dict[str, Any] = {"heights": []}
 
     def settled() -> Scroll | None:
         now = scroll_if_drawn(lab)
         if now is None:  # the output drawn again, its view not placed yet
             return None
         plain = lab.page.locator(f"{WIDGET} .cs-transcript .cs-md-plain").count()
+        seen["plain"] = plain
+        if now.height != steady_since["height"]:
+            seen["heights"] = [*seen["heights"][-9:], now.height]
         if plain or now.height != steady_since["height"]:
             steady_since.update(t=time.monotonic(), height=now.height)
             return None
         return now if time.monotonic() - steady_since["t"] >= 0.5 else None
 
-    return wait_until(settled, "the transcript settled (height steady, no plain text)", timeout_s)
+    try:
+        return wait_until(
+            settled, "the transcript settled (height steady, no plain text)", timeout_s
+        )
+    except LabPageError as error:
+        # Say which half failed: markdown never came (and whether the page holds the
+        # libraries), or the height kept changing.
+        seen["libraries given"] = lab.page.evaluate(_LIBRARIES_GIVEN_JS)
+        raise LabPageError(f"{error}: last seen {seen}") from None
 
 
 def scroll_transcript_to(lab: LabPage, top: float) -> None:
