@@ -13,7 +13,6 @@ import importlib
 import itertools
 import uuid
 from collections.abc import Generator
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -24,18 +23,17 @@ from ..live.display import DisplayedOutput
 from ..live.libraries import CarriesLibraries
 from ..live.widget import LIVE_LINE, fits_readable_html, readable_html
 from ..present.compare import compare
+from ..static_files import read_static, static_path
 from ..wire.held import answer as held_answer
 from .engine import Board
 from .saving import part_name, split_saved
 from .sources import labelled
 from .table import BoardTable, html_table, plain_row, text_table
 
-_STATIC = Path(__file__).parent.parent / "static"
-
 
 @functools.cache
 def _board_styles() -> str:
-    return (_STATIC / "board.css").read_text(encoding="utf-8")
+    return read_static("board.css")
 
 
 KEEP_BYTES = 1_000_000
@@ -58,7 +56,7 @@ class RunBoard(DisplayedOutput, CarriesLibraries, anywidget.AnyWidget):
     ``RunState`` by label.
     """
 
-    _esm = _STATIC / "board.js"
+    _esm = static_path("board.js")
     _styles = traitlets.Unicode().tag(sync=True)
     """The board's style sheet. The page draws the board in a shadow root of its output, out
     of reach of JupyterLab's own sheets, and puts this sheet there."""

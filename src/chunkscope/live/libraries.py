@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import functools
 import threading
-from pathlib import Path
 
 import traitlets
 
-_STATIC = Path(__file__).parent.parent / "static"
+from ..static_files import read_static
 
 _LOCK = threading.Lock()
 """The page's request comes on the kernel's thread, a waiting cell's on another."""
@@ -24,7 +23,7 @@ _LOCK = threading.Lock()
 @functools.cache
 def libraries_module() -> str:
     """The source of ``static/libraries.js`` (marked, DOMPurify, highlight.js), read once."""
-    return (_STATIC / "libraries.js").read_text(encoding="utf-8")
+    return read_static("libraries.js")
 
 
 class CarriesLibraries(traitlets.HasTraits):

@@ -26,15 +26,13 @@ from ..fold.state import RunState
 from ..inputs import as_source
 from ..present.transcript import title_line
 from ..recording import Recorder
+from ..static_files import static_path
 from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
 from ..wire.schema import PACKED_ENCODING, RowsMessage
 from .consume import Channel, Consumer
 from .display import DisplayedOutput
 from .libraries import CarriesLibraries
-
-_STATIC = Path(__file__).parent.parent / "static"
-
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 """The MIME type of the widget view in an output bundle."""
@@ -102,8 +100,8 @@ class StreamView(DisplayedOutput, CarriesLibraries, anywidget.AnyWidget):
     ``RunState``; ``await view`` does the same.
     """
 
-    _esm = _STATIC / "widget.js"
-    _css = _STATIC / "widget.css"
+    _esm = static_path("widget.js")
+    _css = static_path("widget.css")
 
     title = traitlets.Unicode("").tag(sync=True)
     """A label shown in the view's header."""

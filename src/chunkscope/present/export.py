@@ -25,10 +25,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..fold.state import RunState
 from ..inputs import as_run
+from ..static_files import MissingBundleError, read_static
 from ..wire.safejson import safe_text
 from ..wire.schema import BOARD_ELEMENT_ID, ROOT_ELEMENT_ID, SNAPSHOT_ELEMENT_ID
-
-_STATIC = Path(__file__).parent.parent / "static"
 
 
 class ExportError(RuntimeError):
@@ -143,11 +142,7 @@ def inline_script(code: str) -> str:
 
 
 def _read_static(name: str) -> str:
-    file = _STATIC / name
     try:
-        return file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ExportError(
-            f"the front-end bundle {str(file)!r} is missing: build it with "
-            "'cd js && npm run build' (or reinstall chunkscope)"
-        ) from None
+        return read_static(name)
+    except MissingBundleError as error:
+        raise ExportError(str(error)) from None
