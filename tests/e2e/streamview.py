@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from lab import LabPage, LabPageError
@@ -84,8 +86,13 @@ _SCROLL_JS = """
 }
 """
 
-#: Whether the page's views have been given the markdown libraries (views/libraries.ts).
-_LIBRARIES_GIVEN_JS = "() => globalThis.__chunkscopeLibraries1?.provided != null"
+#: Whether the page's views have been given the markdown libraries: the registry that
+#: js/src/views/libraries.ts keeps on the page under its REGISTRY_KEY, read from there.
+_LIBRARIES_TS = Path(__file__).parents[2] / "js" / "src" / "views" / "libraries.ts"
+_REGISTRY_KEY = re.search(r'REGISTRY_KEY = "(\w+)"', _LIBRARIES_TS.read_text("utf-8"))
+if _REGISTRY_KEY is None:
+    raise RuntimeError(f"{_LIBRARIES_TS} no longer declares REGISTRY_KEY as a string")
+_LIBRARIES_GIVEN_JS = f"() => globalThis[{json.dumps(_REGISTRY_KEY[1])}]?.provided != null"
 
 _SCROLL_TO_JS = """
 (top) => {
