@@ -199,6 +199,7 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
     wasShown: gate.wasShown,
     moveTo(el) {
       el.append(root);
+      gate.back();
       transcript.moved();
     },
     ctx,

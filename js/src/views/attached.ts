@@ -39,6 +39,10 @@ export interface GatedStore<S = Store> {
   store: S;
   /** Whether `root` has been seen in the document (in sight, or when a change came). */
   wasShown(): boolean;
+  /** `root` was put back into the page by its owner (moved into an output drawn again):
+   * the listeners that missed changes meanwhile are told now. An observer does not report
+   * an element taken out and put back between two of the page's renderings. */
+  back(): void;
   dispose(): void;
 }
 
@@ -53,15 +57,19 @@ export function gateWhileDetached<T, S extends Watchable<T>>(
   watch: WatchSight | null = intersectionSight(),
 ): GatedStore<S> {
   let shown = root.isConnected;
-  if (watch === null) return { store, wasShown: () => shown || root.isConnected, dispose() {} };
+  const wasShown = (): boolean => shown || root.isConnected;
+  if (watch === null) return { store, wasShown, back() {}, dispose() {} };
   const missed = new Set<(state: T) => void>();
-  const stopWatching = watch(root, (visible) => {
-    if (!root.isConnected) return;
-    shown = true;
-    if (!visible || missed.size === 0) return;
+  const tellMissed = (): void => {
+    if (missed.size === 0) return;
     const listeners = [...missed];
     missed.clear();
     for (const listener of listeners) listener(store.get());
+  };
+  const stopWatching = watch(root, (visible) => {
+    if (!root.isConnected) return;
+    shown = true;
+    if (visible) tellMissed();
   });
   const gated: S = {
     ...store,
@@ -82,7 +90,12 @@ export function gateWhileDetached<T, S extends Watchable<T>>(
   };
   return {
     store: gated,
-    wasShown: () => shown || root.isConnected,
+    wasShown,
+    back() {
+      if (!root.isConnected) return;
+      shown = true;
+      tellMissed();
+    },
     dispose() {
       stopWatching();
       missed.clear();

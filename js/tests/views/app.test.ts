@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { viewAt } from "../../src/model/scrub";
 import { createStore, fromSnapshot } from "../../src/model/store";
 import { mountApp } from "../../src/views/app";
 import type { MountPanel, PanelContext } from "../../src/views/panel";
-import { part, snapshot, waitUntil } from "../helpers";
+import { batch, part, snapshot, waitUntil } from "../helpers";
 
 function setup(mountTimeline: MountPanel, wantRows?: () => void) {
   const store = createStore(
@@ -38,6 +38,43 @@ const panel = (el: HTMLElement, name: string) =>
   el.querySelector(`.cs-panel-${name}`) as HTMLElement;
 
 describe("app", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("shows what came while JupyterLab drew its output again, once moved into the new one", async () => {
+    // A browser's observer reports an element only when the page is rendered: one taken out
+    // and put back between two renderings is never reported as gone or back.
+    class SilentObserver {
+      observe(): void {}
+      disconnect(): void {}
+    }
+    vi.stubGlobal("IntersectionObserver", SilentObserver);
+    const store = createStore(fromSnapshot(snapshot([part("text", { id: "a", text: "alpha" })])));
+    const output = document.createElement("div");
+    document.body.append(output);
+    const app = mountApp(output, {
+      store,
+      onStop: () => {},
+      fallbackTitle: () => "",
+      mountTimeline: () => () => {},
+      mountInspector: () => () => {},
+      pastState: viewAt,
+    });
+    const text = () => output.querySelector(".cs-transcript")?.textContent ?? "";
+    await waitUntil(() => text().includes("alpha"));
+    output.replaceChildren(); // the renderer empties the output's node
+    store.dispatch(batch(1, { op: "append", id: "a", field: "text", text: " omega", t: 5 }));
+    const redrawn = document.createElement("div");
+    document.body.append(redrawn);
+    app.moveTo(redrawn);
+    await waitUntil(() => redrawn.textContent?.includes("alpha omega") === true);
+    expect(redrawn.querySelector(".cs-transcript")?.textContent).toContain("alpha omega");
+    app.unmount();
+    output.remove();
+    redrawn.remove();
+  });
+
   it("moves between its tabs with the arrow keys when drawn in a shadow root (a board's opened run)", () => {
     const { el } = setup((container) => {
       container.append("timeline here");

@@ -62,6 +62,29 @@ describe("a view taken off the page", () => {
     root.remove();
   });
 
+  it("tells what it missed when its owner puts it back, though no observer saw it leave", () => {
+    const store = createStore();
+    const root = document.createElement("div");
+    document.body.append(root);
+    const sight = fakeSight();
+    const gate = gateWhileDetached(store, root, sight.watch);
+    const versions: number[] = [];
+    gate.store.subscribe((s) => versions.push(s.version));
+    root.remove(); // the renderer emptied its node ...
+    report(store, "the run's last batch");
+    gate.back(); // ... and the view is not back yet: nothing
+    expect(versions).toEqual([]);
+    const output = document.createElement("div");
+    document.body.append(output);
+    output.append(root); // ... and the view was moved into the output drawn again
+    gate.back();
+    expect(versions).toEqual([store.get().version]);
+    gate.back(); // nothing missed since
+    sight.see();
+    expect(versions).toHaveLength(1);
+    output.remove();
+  });
+
   it("says whether its root was ever in the page", () => {
     const store = createStore();
     const root = document.createElement("div");
