@@ -188,7 +188,11 @@ function entryFor(model: WidgetModel): ModelEntry {
   };
 
   const stopWatching = store.subscribe(scheduleSave);
-  const libraries = followModelLibraries(model, () => send({ kind: "libraries" }));
+  const libraries = followModelLibraries(
+    model,
+    () => send({ kind: "libraries" }),
+    (problem) => store.report(problem),
+  );
 
   const entry: ModelEntry = {
     store,

@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
 import type { AnyModel } from "@anywidget/types";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { libraries } from "../src/libraries/bundle";
 import { type SavedSnapshot, savedSeq } from "../src/model/persisted";
 import type { Down, Model, Snapshot, Up } from "../src/model/wire";
+import { provideLibraries, REGISTRY_KEY } from "../src/views/libraries";
 import widget, { LIVE_SAVE_MAX_CHARS, NO_KERNEL, SAVE_EVERY_MS } from "../src/widget";
 import { batch, part, row, run, snapshot, snapshotMsg, transient, waitUntil } from "./helpers";
 
@@ -79,6 +81,34 @@ const textOf = (el: HTMLElement, id: string) =>
   el.querySelector(`[data-part-id="${id}"]`)?.textContent ?? "";
 
 describe("widget", () => {
+  it("says in its status why text stays plain when its libraries cannot be loaded", async () => {
+    // A page of its own, without the libraries the other tests are given.
+    const page = globalThis as unknown as Record<string, unknown>;
+    const given = page[REGISTRY_KEY];
+    delete page[REGISTRY_KEY];
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const model = new FakeModel();
+      initialize(model);
+      const view = render(model);
+      model.receive(snapshotMsg(snapshot([part("text", { id: "t", text: "Some *words*" })])));
+      model.set("_libraries", "not a module at all");
+      const problems = () => view.el.querySelector(".cs-problems")?.textContent ?? "";
+      await waitUntil(() => problems().includes("could not be loaded"));
+      expect(problems()).toContain(
+        "text is shown as plain text: the markdown libraries could not be loaded",
+      );
+      expect(textOf(view.el, "t")).toContain("Some *words*");
+      view.cleanup();
+    } finally {
+      // What waits for this page's libraries (the parser's warm-up) gets them, and the
+      // other tests get their page back.
+      provideLibraries(libraries);
+      page[REGISTRY_KEY] = given;
+      errors.mockRestore();
+    }
+  });
+
   it("says ready, applies the kernel's messages, and every view shows the same run", async () => {
     const model = new FakeModel();
     initialize(model);

@@ -47,7 +47,10 @@ function isLibraries(value: unknown): value is Libraries {
 /** The page's one import of the libraries, whichever model's source it came from. */
 let importing: Promise<void> | null = null;
 
-function load(source: string, importSource: ImportSource): void {
+/** Says a problem where the reader sees it (a view's problem lines). */
+export type Report = (problem: string) => void;
+
+function load(source: string, importSource: ImportSource, report: Report): void {
   if (librariesReady() || importing !== null || source === "") return;
   importing = importSource(source)
     .then((module) => {
@@ -56,8 +59,12 @@ function load(source: string, importSource: ImportSource): void {
       provideLibraries(libraries);
     })
     .catch((error: unknown) => {
-      // Markdown stays plain text: the run itself is all on screen.
+      // Markdown stays plain text: the run itself is all on screen, and the reader is told
+      // why it is not drawn as markdown.
       console.error("chunkscope: could not load the markdown libraries", error);
+      report(
+        `text is shown as plain text: the markdown libraries could not be loaded (${String(error)})`,
+      );
     })
     .finally(() => {
       importing = null;
@@ -67,12 +74,14 @@ function load(source: string, importSource: ImportSource): void {
 /**
  * Keep `model`'s libraries: asked of the kernel with `ask` (once, in an idle task after
  * `drawn` is called) while the model has none, and imported for the page when a view wants
- * them. Returns `drawn`, to call when a view of the model is drawn, and `dispose`.
+ * them; `report` says so when the import this model started fails. Returns `drawn`, to call
+ * when a view of the model is drawn, and `dispose`.
  */
 export function followLibraries(
   model: LibrariesModel,
   ask: () => void,
   importSource: ImportSource = importFromBlob,
+  report: Report = () => {},
 ): { drawn(): void; dispose(): void } {
   let asked = false;
   const ensure = (): void => {
@@ -82,10 +91,10 @@ export function followLibraries(
   };
   const wanted = (): void => {
     ensure();
-    load(model.get(), importSource);
+    load(model.get(), importSource, report);
   };
   const stopWanting = onWanted(wanted);
-  const stopWatching = model.watch(() => load(model.get(), importSource));
+  const stopWatching = model.watch(() => load(model.get(), importSource, report));
   return {
     drawn: () => whenIdle(ensure),
     dispose() {
@@ -103,10 +112,12 @@ export interface ModelWithLibraries {
   off(event: "change:_libraries", listener: () => void): void;
 }
 
-/** `followLibraries` for an anywidget model's `_libraries`, asked for with `ask`. */
+/** `followLibraries` for an anywidget model's `_libraries`, asked for with `ask`; a failed
+ * import is told to `report` as well as to the console. */
 export function followModelLibraries(
   model: ModelWithLibraries,
   ask: () => void,
+  report?: Report,
 ): { drawn(): void; dispose(): void } {
   return followLibraries(
     {
@@ -117,5 +128,7 @@ export function followModelLibraries(
       },
     },
     ask,
+    importFromBlob,
+    report,
   );
 }

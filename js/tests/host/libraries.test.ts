@@ -89,16 +89,22 @@ it("imports a saved model's libraries without asking, once for the page however 
   second.dispose();
 });
 
-it("leaves markdown plain, with a message, when the module is not the libraries", async () => {
+it("leaves markdown plain, and tells the reader why, when the module is not the libraries", async () => {
   const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+  const reported: string[] = [];
   const follow = followLibraries(
     new LibrariesTrait("export const other = 1;"),
     () => undefined,
     () => Promise.resolve({ other: 1 }),
+    (problem) => reported.push(problem),
   );
   void whenLibraries();
-  await waitUntil(() => errors.mock.calls.length > 0);
+  await waitUntil(() => reported.length > 0);
   expect(String(errors.mock.calls[0]?.[0])).toContain("could not load the markdown libraries");
+  expect(reported).toEqual([
+    "text is shown as plain text: the markdown libraries could not be loaded " +
+      "(Error: the module does not export `libraries`)",
+  ]);
   expect(librariesReady()).toBe(false);
   follow.dispose();
 });
