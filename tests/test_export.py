@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkscope as cs
-from chunkscope import static_files
+from chunkscope import _static
 from chunkscope.cli import main
 from chunkscope.present.export import (
     SNAPSHOT_ELEMENT_ID,
@@ -163,7 +163,7 @@ def test_what_cannot_be_exported_is_refused_clearly(tmp_path: Path) -> None:
 def test_a_tree_without_its_built_front_end_says_how_to_build_it(
     demo_state: cs.RunState, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(static_files, "STATIC_DIR", tmp_path / "static")
+    monkeypatch.setattr(_static, "STATIC_DIR", tmp_path / "static")
     with pytest.raises(ExportError, match=r"standalone\.js' is missing: build it with 'cd js"):
         write_html(demo_state, tmp_path / "out.html")
     assert not (tmp_path / "out.html").exists()

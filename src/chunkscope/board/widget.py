@@ -18,12 +18,12 @@ from typing import Any
 import anywidget
 import traitlets
 
+from .._static import read_static, static_path
 from ..fold.state import RunState
 from ..live.display import DisplayedOutput
 from ..live.libraries import CarriesLibraries
 from ..live.widget import LIVE_LINE, fits_readable_html, readable_html
 from ..present.compare import compare
-from ..static_files import read_static, static_path
 from ..wire.held import answer as held_answer
 from .engine import Board
 from .saving import part_name, split_saved

@@ -14,7 +14,7 @@ import threading
 
 import traitlets
 
-from ..static_files import read_static
+from .._static import read_static
 
 _LOCK = threading.Lock()
 """The page's request comes on the kernel's thread, a waiting cell's on another."""

@@ -22,11 +22,11 @@ from typing import Any
 import anywidget
 import traitlets
 
+from .._static import static_path
 from ..fold.state import RunState
 from ..inputs import as_source
 from ..present.transcript import title_line
 from ..recording import Recorder
-from ..static_files import static_path
 from ..wire.held import answer as held_answer
 from ..wire.persisted import pack_snapshot
 from ..wire.schema import PACKED_ENCODING, RowsMessage

@@ -23,9 +23,9 @@ import re
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .._static import MissingBundleError, read_static
 from ..fold.state import RunState
 from ..inputs import as_run
-from ..static_files import MissingBundleError, read_static
 from ..wire.safejson import safe_text
 from ..wire.schema import BOARD_ELEMENT_ID, ROOT_ELEMENT_ID, SNAPSHOT_ELEMENT_ID
 
