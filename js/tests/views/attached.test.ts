@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { createStore, type StoreState } from "../../src/model/store";
+import { createStore } from "../../src/model/store";
 import { gateWhileDetached, type WatchSight } from "../../src/views/attached";
 
 /** A sight watcher the test drives: `see()` is the root coming into view. */
@@ -22,29 +22,29 @@ function report(store: ReturnType<typeof createStore>, problem: string): void {
   store.report(problem);
 }
 
+/** A store gated on a root that is in the page, and the versions its one listener saw. */
+function gatedInThePage() {
+  const store = createStore();
+  const root = document.createElement("div");
+  document.body.append(root);
+  const sight = fakeSight();
+  const gate = gateWhileDetached(store, root, sight.watch);
+  const versions: number[] = [];
+  gate.store.subscribe((s) => versions.push(s.version));
+  return { store, root, sight, gate, versions };
+}
+
 describe("a view taken off the page", () => {
   it("is told of changes while its root is in the document", () => {
-    const store = createStore();
-    const root = document.createElement("div");
-    document.body.append(root);
-    const sight = fakeSight();
-    const gate = gateWhileDetached(store, root, sight.watch);
-    const seen: StoreState[] = [];
-    gate.store.subscribe((s) => seen.push(s));
+    const { store, root, versions } = gatedInThePage();
     report(store, "one");
     report(store, "two");
-    expect(seen).toHaveLength(2);
+    expect(versions).toHaveLength(2);
     root.remove();
   });
 
   it("draws nothing while detached, then once with the latest state when seen again", () => {
-    const store = createStore();
-    const root = document.createElement("div");
-    document.body.append(root);
-    const sight = fakeSight();
-    const gate = gateWhileDetached(store, root, sight.watch);
-    const versions: number[] = [];
-    gate.store.subscribe((s) => versions.push(s.version));
+    const { store, root, sight, gate, versions } = gatedInThePage();
     root.remove(); // the renderer emptied its node
     for (let i = 0; i < 50; i++) report(store, `problem ${i}`);
     expect(versions).toEqual([]);
@@ -63,13 +63,7 @@ describe("a view taken off the page", () => {
   });
 
   it("tells what it missed when its owner puts it back, though no observer saw it leave", () => {
-    const store = createStore();
-    const root = document.createElement("div");
-    document.body.append(root);
-    const sight = fakeSight();
-    const gate = gateWhileDetached(store, root, sight.watch);
-    const versions: number[] = [];
-    gate.store.subscribe((s) => versions.push(s.version));
+    const { store, root, sight, gate, versions } = gatedInThePage();
     root.remove(); // the renderer emptied its node ...
     report(store, "the run's last batch");
     gate.back(); // ... and the view is not back yet: nothing
