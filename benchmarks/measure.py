@@ -6,7 +6,7 @@ import re
 import time
 import uuid
 from contextlib import suppress
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +103,9 @@ class RunResult:
     lag_paint_ms: float | None = None
     #: Longest main-thread task during the run (PerformanceObserver "longtask", ≥ 50 ms).
     longest_task_ms: float | None = None
+    #: The run's animation frames that blocked the page (had a task of 50 ms or more): when
+    #: into the run, how long, and which scripts ran in them (Long Animation Frames API).
+    long_frames: list[dict[str, Any]] = field(default_factory=list)
     #: Live JS heap after the run and a forced garbage collection, in MB.
     heap_mb: float | None = None
     #: Size of the notebook saved after the run, in bytes.
@@ -176,6 +179,7 @@ def _fill_from_page(result: RunResult, lab: LabPage, scenario: Scenario) -> None
     if result.approach not in SHOWS_TAIL_ONLY:
         result.delivered = shown / expected_alnum(scenario.n, scenario.rate is not None)
     result.longest_task_ms = float(data["longestTaskMs"])
+    result.long_frames = data["longFrames"]
     if scenario.rate is not None:
         lags: list[float] = data["lags"]
         result.lag_p50_ms = percentile(lags, 0.5)

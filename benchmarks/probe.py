@@ -26,6 +26,25 @@ window.__bench = (() => {
       for (const e of list.getEntries()) longtasks.push([e.startTime, e.duration]);
     }).observe({ type: 'longtask', buffered: true });
   } catch (e) { /* no longtask support: the column stays empty */ }
+  // What each long animation frame spent its time on, to explain a long task in the results.
+  const longFrames = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const f of list.getEntries()) {
+        if (f.blockingDuration <= 0) continue;
+        longFrames.push({
+          start: f.startTime,
+          ms: Math.round(f.duration),
+          blockingMs: Math.round(f.blockingDuration),
+          renderingMs: f.renderStart > 0 ? Math.round(f.startTime + f.duration - f.renderStart) : 0,
+          scripts: f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}`
+            + ` ${x.sourceURL.split('/').pop().slice(0, 40)}:${x.sourceCharPosition}`
+            + ` ${Math.round(x.duration)} ms, forced layout`
+            + ` ${Math.round(x.forcedStyleAndLayoutDuration)} ms`),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch (e) { /* no long-animation-frame support: nothing to explain with */ }
 
   const wallNow = () => performance.timeOrigin + performance.now();
 
@@ -147,6 +166,8 @@ window.__bench = (() => {
         parts: s.parts,
         longestTaskMs: during.reduce((m, [, d]) => Math.max(m, d), 0),
         longTasks: during.length,
+        longFrames: longFrames.filter((f) => f.start >= s.t0 && f.start <= end)
+          .map(({ start, ...rest }) => ({ atMs: Math.round(start - s.t0), ...rest })),
         text: outputsText(),
       };
     },
