@@ -28,22 +28,25 @@ window.__bench = (() => {
   } catch (e) { /* no longtask support: the column stays empty */ }
   // What each long animation frame spent its time on, to explain a long task in the results.
   const longFrames = [];
+  let frameObserver = null;
+  const keepLongFrames = (entries) => {
+    for (const f of entries) {
+      if (f.blockingDuration <= 0) continue;
+      longFrames.push({
+        start: f.startTime,
+        ms: Math.round(f.duration),
+        blockingMs: Math.round(f.blockingDuration),
+        renderingMs: f.renderStart > 0 ? Math.round(f.startTime + f.duration - f.renderStart) : 0,
+        scripts: f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}`
+          + ` ${x.sourceURL.split('/').pop().slice(0, 40)}:${x.sourceCharPosition}`
+          + ` ${Math.round(x.duration)} ms, forced layout`
+          + ` ${Math.round(x.forcedStyleAndLayoutDuration)} ms`),
+      });
+    }
+  };
   try {
-    new PerformanceObserver((list) => {
-      for (const f of list.getEntries()) {
-        if (f.blockingDuration <= 0) continue;
-        longFrames.push({
-          start: f.startTime,
-          ms: Math.round(f.duration),
-          blockingMs: Math.round(f.blockingDuration),
-          renderingMs: f.renderStart > 0 ? Math.round(f.startTime + f.duration - f.renderStart) : 0,
-          scripts: f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}`
-            + ` ${x.sourceURL.split('/').pop().slice(0, 40)}:${x.sourceCharPosition}`
-            + ` ${Math.round(x.duration)} ms, forced layout`
-            + ` ${Math.round(x.forcedStyleAndLayoutDuration)} ms`),
-        });
-      }
-    }).observe({ type: 'long-animation-frame', buffered: true });
+    frameObserver = new PerformanceObserver((list) => keepLongFrames(list.getEntries()));
+    frameObserver.observe({ type: 'long-animation-frame', buffered: true });
   } catch (e) { /* no long-animation-frame support: nothing to explain with */ }
 
   const wallNow = () => performance.timeOrigin + performance.now();
@@ -158,6 +161,8 @@ window.__bench = (() => {
     finish() {
       s.observer.disconnect();
       const end = performance.now();
+      // Frames the observer has not been told of yet (the run's last ones) are taken too.
+      if (frameObserver !== null) keepLongFrames(frameObserver.takeRecords());
       const during = longtasks.filter(([start]) => start >= s.t0 && start <= end);
       return {
         visibleMs: s.found === null ? null : s.found - s.t0,
