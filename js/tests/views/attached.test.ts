@@ -44,7 +44,7 @@ describe("a view taken off the page", () => {
   });
 
   it("draws nothing while detached, then once with the latest state when seen again", () => {
-    const { store, root, sight, gate, versions } = gatedInThePage();
+    const { store, root, sight, versions } = gatedInThePage();
     root.remove(); // the renderer emptied its node
     for (let i = 0; i < 50; i++) report(store, `problem ${i}`);
     expect(versions).toEqual([]);
