@@ -4,7 +4,9 @@
 and sink, its widget a recorder that keeps each message with the time it was sent.
 ``MOUNT_JS`` imports the built ``widget.js`` into a blank page, renders a view with a model
 that holds nothing else, and leaves ``window.__bareView`` to deliver messages to it, so a
-test or a benchmark measures the page's own work with nothing else on the main thread.
+test or a benchmark measures the page's own work with nothing else on the main thread. The
+model answers the view's request for its markdown libraries as a kernel does, by setting
+``_libraries`` to the built ``libraries.js``: without them the text would stay plain.
 """
 
 from __future__ import annotations
@@ -49,22 +51,27 @@ def record_messages(chunks: Iterable[dict[str, Any]]) -> list[tuple[float, str]]
     return sent
 
 
-#: Mounts the view: ``{ code, css }`` are the bundle and its styles. Leaves
-#: ``window.__bareView = { el, deliver(jsonText) }``.
+#: Mounts the view: ``{ code, css, libraries }`` are the bundle, its styles and the source of
+#: its markdown libraries. Leaves ``window.__bareView = { el, deliver(jsonText) }``.
 MOUNT_JS = """
-async ({ code, css }) => {
+async ({ code, css, libraries }) => {
   const style = document.createElement('style');
   style.textContent = css;
   document.head.append(style);
   const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
   const widget = (await import(url)).default;
   const listeners = new Map();
-  const values = { snapshot: null, title: 'burst' };
+  const values = { snapshot: null, title: 'burst', _libraries: '' };
+  const fire = (event) => { for (const fn of listeners.get(event) ?? []) fn(); };
   const model = {
     get: (name) => values[name],
     set: (name, value) => { values[name] = value; },
     save_changes: () => {},
-    send: () => {},
+    // The kernel's answer to the libraries request comes in a message of its own.
+    send: (message) => {
+      if (message?.kind !== 'libraries' || values._libraries !== '') return;
+      setTimeout(() => { values._libraries = libraries; fire('change:_libraries'); }, 0);
+    },
     on: (event, fn) => {
       if (!listeners.has(event)) listeners.set(event, new Set());
       listeners.get(event).add(fn);
@@ -86,6 +93,11 @@ async ({ code, css }) => {
 
 
 def bundle_files(bundle: Path | None = None) -> dict[str, str]:
-    """The arguments of ``MOUNT_JS``: the built widget (or ``bundle``) and its styles."""
+    """The arguments of ``MOUNT_JS``: the built widget (or ``bundle``), its styles and its
+    markdown libraries."""
     code = (bundle or STATIC / "widget.js").read_text()
-    return {"code": code, "css": (STATIC / "widget.css").read_text()}
+    return {
+        "code": code,
+        "css": (STATIC / "widget.css").read_text(),
+        "libraries": (STATIC / "libraries.js").read_text(),
+    }
