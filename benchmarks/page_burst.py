@@ -145,6 +145,13 @@ def run_once(browser: Browser, bundle: Path, messages: list[Any], work: Path) ->
         page.close()
 
 
+def _markdown_after(result: dict[str, Any]) -> str:
+    # A text that never became markdown (the libraries never came, or the wait ran out) is
+    # said so: the run's busy time then leaves out the work of rendering it.
+    settled = result["settledMs"]
+    return "never (not within the 30 s waited)" if settled is None else f"{settled:.0f} ms"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deltas", type=int, default=1_000_000)
@@ -173,7 +180,7 @@ def main() -> None:
                     tasks = sorted(result["longtasks"], reverse=True)
                     print(
                         f"run {index + 1} {bundle}: shown {result['shownMs']:.0f} ms, "
-                        f"all markdown {result['settledMs'] or float('nan'):.0f} ms, "
+                        f"all markdown {_markdown_after(result)}, "
                         f"main thread busy {result['busyMs']:.0f} ms, "
                         f"{result['over30']} tasks ≥ 30 ms, "
                         "longest tasks "
