@@ -16,9 +16,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from long_frames import DESCRIBE_FRAME_JS
 from playwright.sync_api import Page, WebSocket
 
-PROBE_JS = r"""
+PROBE_JS = (
+    r"""
 window.__bench = (() => {
   const longtasks = [];
   try {
@@ -32,16 +34,9 @@ window.__bench = (() => {
   const keepLongFrames = (entries) => {
     for (const f of entries) {
       if (f.blockingDuration <= 0) continue;
-      longFrames.push({
-        start: f.startTime,
-        ms: Math.round(f.duration),
-        blockingMs: Math.round(f.blockingDuration),
-        renderingMs: f.renderStart > 0 ? Math.round(f.startTime + f.duration - f.renderStart) : 0,
-        scripts: f.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName}`
-          + ` ${x.sourceURL.split('/').pop().slice(0, 40)}:${x.sourceCharPosition}`
-          + ` ${Math.round(x.duration)} ms, forced layout`
-          + ` ${Math.round(x.forcedStyleAndLayoutDuration)} ms`),
-      });
+      longFrames.push({ start: f.startTime, ...("""
+    + DESCRIBE_FRAME_JS
+    + r""")(f) });
     }
   };
   try {
@@ -179,6 +174,7 @@ window.__bench = (() => {
   };
 })();
 """
+)
 
 
 @dataclass

@@ -3,6 +3,8 @@ measure from inside the page."""
 
 from __future__ import annotations
 
+from long_frames import DESCRIBE_FRAME_JS
+
 #: A JavaScript expression for the page's board element: the board is drawn in an open
 #: shadow root of its output, where a query on the document does not reach.
 BOARD_JS = (
@@ -25,15 +27,9 @@ OBSERVE_JS = (
   new PerformanceObserver((list) => {
     for (const f of list.getEntries()) {
       if (f.duration <= 50) continue;
-      window.__longframes.push({
-        ms: Math.round(f.duration),
-        blockingMs: Math.round(f.blockingDuration),
-        renderingMs: Math.round(f.startTime + f.duration - f.renderStart),
-        scripts: f.scripts.map((s) => [s.invoker, s.sourceFunctionName,
-          s.sourceURL.split('/').pop() + ':' + s.sourceCharPosition,
-          Math.round(s.duration) + ' ms',
-          'forced layout ' + Math.round(s.forcedStyleAndLayoutDuration) + ' ms'].join(' ')),
-      });
+      window.__longframes.push(("""
+    + DESCRIBE_FRAME_JS
+    + """)(f));
     }
   }).observe({ type: 'long-animation-frame' });
   // When the board's rows change: one timestamp per animation frame that changed them.

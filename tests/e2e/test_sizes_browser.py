@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from lab import LabPage, LabPageError
+from long_frames import DESCRIBE_FRAME_JS
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 from streamview import WIDGET, scroll, scroll_transcript_to, wait_until
@@ -85,7 +86,8 @@ view = cs.show(run(*calls), title={title!r})
 
 FIFTY_K_TOOL_CALLS = tool_calls_cell(50_000, "50k tool calls")
 
-_OBSERVE_JS = """
+_OBSERVE_JS = (
+    """
 () => {
   window.__longtasks = [];
   window.__longframes = [];
@@ -98,17 +100,15 @@ _OBSERVE_JS = """
   const frames = new PerformanceObserver((list) => {
     for (const f of list.getEntries()) {
       if (f.duration <= 100) continue;
-      window.__longframes.push({
-        ms: Math.round(f.duration),
-        renderingMs: Math.round(f.startTime + f.duration - f.renderStart),
-        scripts: f.scripts.map((s) => `${s.invoker} ${Math.round(s.duration)} ms`
-          + ` (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)} ms)`),
-      });
+      window.__longframes.push(("""
+    + DESCRIBE_FRAME_JS
+    + """)(f));
     }
   });
   frames.observe({ type: 'long-animation-frame' });
 }
 """
+)
 
 _WIDGET_STATE_JS = """
 () => {
