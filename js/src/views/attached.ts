@@ -60,17 +60,17 @@ export function gateWhileDetached<T, S extends Watchable<T>>(
   const wasShown = (): boolean => shown || root.isConnected;
   if (watch === null) return { store, wasShown, back() {}, dispose() {} };
   const missed = new Set<(state: T) => void>();
-  const tellMissed = (): void => {
-    if (missed.size === 0) return;
+  // The root is in the page (reported by the observer, or put back by its owner): the
+  // listeners that missed changes are told once it is also in sight.
+  const seen = (visible: boolean): void => {
+    if (!root.isConnected) return;
+    shown = true;
+    if (!visible || missed.size === 0) return;
     const listeners = [...missed];
     missed.clear();
     for (const listener of listeners) listener(store.get());
   };
-  const stopWatching = watch(root, (visible) => {
-    if (!root.isConnected) return;
-    shown = true;
-    if (visible) tellMissed();
-  });
+  const stopWatching = watch(root, seen);
   const gated: S = {
     ...store,
     subscribe(listener: (state: T) => void) {
@@ -91,11 +91,7 @@ export function gateWhileDetached<T, S extends Watchable<T>>(
   return {
     store: gated,
     wasShown,
-    back() {
-      if (!root.isConnected) return;
-      shown = true;
-      tellMissed();
-    },
+    back: () => seen(true),
     dispose() {
       stopWatching();
       missed.clear();
