@@ -180,6 +180,9 @@ export function mountBoard(
     wasShown: gate.wasShown,
     moveTo(target) {
       target.append(root);
+      // What changed while the board was out is drawn now, and not again when the observer
+      // reports it in sight; the move itself needs a draw either way (the table's window).
+      gate.back();
       table.moved();
       opened.moved();
       schedule(draw);
