@@ -5,5 +5,7 @@ export default defineConfig({
     environment: "node",
     include: ["tests/**/*.test.ts"],
     setupFiles: ["tests/setup-libraries.ts"],
+    // Tests that a view is not kept alive collect garbage themselves (globalThis.gc).
+    execArgv: ["--expose-gc"],
   },
 });

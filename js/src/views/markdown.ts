@@ -170,8 +170,10 @@ const WARM_UP_SLICE_MS = 8;
 let warmth: "cold" | "warming" | "warm" = "cold";
 
 /** Frame jobs of views that drew text as plain text while the parser was not warm: each
- * runs once in the frame after the warm-up ends. */
-const afterWarm = new Set<() => void>();
+ * runs once in the frame after the warm-up ends. Held weakly (each view holds its own job):
+ * a view taken off the page while it waits, for libraries that may never come (a saved
+ * view without them), is not kept alive by its wait. */
+const afterWarm = new Set<WeakRef<() => void>>();
 
 /** The parser's cold start, in steps of a few milliseconds each (a step ends at each
  * `yield`): the libraries' own evaluation, then every rule's regular expression (the
@@ -246,7 +248,10 @@ export function warmUpMarkdown(): void {
       if (!done) whenIdle(slice);
       else {
         warmth = "warm";
-        for (const job of afterWarm) schedule(job);
+        for (const ref of afterWarm) {
+          const job = ref.deref();
+          if (job !== undefined) schedule(job);
+        }
         afterWarm.clear();
       }
     }
@@ -341,6 +346,17 @@ const BLOCK_SEARCH = 3 * COMMIT_STEP;
  * tasks of 45-61 ms, and putting it in the page one of 62 ms. */
 export const PENDING_TAIL_LIMIT = COMMIT_STEP;
 
+/** A drawn text that grew by at least this many characters since it was last drawn is
+ * arriving faster than a frame renders markdown (COMMIT_BUDGET a frame at most). */
+export const BURST_GROWTH = COMMIT_BUDGET;
+
+/** While a text arrives in a burst, and for this long (ms) after its last burst-sized growth,
+ * what it has not rendered yet stays plain text: the steps that render it as markdown wait
+ * for the burst to pass. Rendered during a burst, they would have to go on after it anyway,
+ * and their garbage (two thirds of what the page allocates while a 1M-delta burst arrives)
+ * sends the collector into the frames that draw the burst. */
+export const BURST_QUIET_MS = 200;
+
 /** A growing markdown text drawn into one element. */
 export class MarkdownView {
   /** The element holding the rendered markdown. */
@@ -385,11 +401,30 @@ export class MarkdownView {
   private readonly plain = document.createElement("div");
   /** Draws again in the next frame (text that came after this frame's time for markdown). */
   private readonly resume = (): void => this.update(this.wanted, this.wantedFinal);
+  /** `resume`, for the warm-up to call when it ends without keeping this view alive. */
+  private readonly resumeWhenWarm = new WeakRef(this.resume);
   /** Whether the update running is a catch-up task (see `catchUp`). */
   private catchingUp = false;
+  /** The length of the text when it was last drawn, outside a catch-up (0 before any). */
+  private drawnLength = 0;
+  /** performance.now() before which the catch-up waits: the text is arriving in a burst. */
+  private burstUntil = 0;
+  /** Whether a catch-up waits on a timer for the burst to pass. */
+  private waitingForQuiet = false;
   /** Carries on committing a text too long to render in one frame, in a task of its own
-   * after the next frame is drawn. */
+   * after the next frame is drawn; while the text arrives in a burst, once it has passed. */
   private readonly catchUp = (): void => {
+    const wait = this.burstUntil - performance.now();
+    if (wait > 0) {
+      if (!this.waitingForQuiet) {
+        this.waitingForQuiet = true;
+        setTimeout(() => {
+          this.waitingForQuiet = false;
+          afterFrame(this.catchUp);
+        }, wait);
+      }
+      return;
+    }
     this.catchingUp = true;
     try {
       this.update(this.wanted, this.wantedFinal);
@@ -414,7 +449,16 @@ export class MarkdownView {
   update(text: TextSource, final: boolean): void {
     this.wanted = text;
     this.wantedFinal = final;
-    if (!this.continues(text)) {
+    const continued = this.continues(text);
+    const now = performance.now();
+    if (!this.catchingUp) {
+      // A text that goes on from the one drawn, by more than a frame renders: a burst. Not
+      // a text's first drawing (a saved run opened), nor one that replaces it.
+      const grown = continued && this.drawnText ? text.length - this.drawnLength : 0;
+      if (grown >= BURST_GROWTH) this.burstUntil = now + BURST_QUIET_MS;
+      this.drawnLength = text.length;
+    }
+    if (!continued) {
       // Not a continuation (a past state while scrubbing, or a replaced part): start over.
       this.committedLength = 0;
       this.committedHead = "";
@@ -445,7 +489,9 @@ export class MarkdownView {
     // A backlog (more text than is ever rendered live) is committed after the frame that
     // shows its new end, in a task of its own: a frame that draws a burst of text does not
     // also render markdown, and neither task is long.
-    const backlog = waiting > LIVE_MARKDOWN_LIMIT && inFrame() && !this.catchingUp;
+    // So is all of a text that arrives in a burst, once the burst has passed.
+    const bursting = now < this.burstUntil;
+    const backlog = (waiting > LIVE_MARKDOWN_LIMIT || bursting) && inFrame() && !this.catchingUp;
     const window =
       backlog || (final && waiting <= COMMIT_STEP) || !timely
         ? ""
@@ -481,7 +527,7 @@ export class MarkdownView {
     // Not ready, it waits for the warm-up's end rather than asking every frame: the
     // libraries may be long in coming, or never come (a saved view without them).
     if (late || (!timely && ready)) schedule(this.resume);
-    else if (!ready) afterWarm.add(this.resume);
+    else if (!ready) afterWarm.add(this.resumeWhenWarm);
     const plain = tailLength > limit || late || !ready || fresh;
     // A plain tail is told by where it starts and ends (its pieces redraw what moved); a
     // markdown one, short enough to compare, by its text.

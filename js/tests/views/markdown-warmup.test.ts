@@ -129,3 +129,34 @@ it("runs each of the parser's rules twice on Latin-1 text and twice on wide text
     vi.unstubAllGlobals();
   }
 });
+
+// A saved view whose notebook has no libraries waits for them for good: a view taken off the
+// page meanwhile must not be kept alive by that wait.
+it("does not keep a view that waits for the warm-up alive once nothing else holds it", async () => {
+  vi.resetModules();
+  // Idle tasks never run here: the warm-up never ends.
+  vi.stubGlobal("requestIdleCallback", () => 0);
+  // The test runner's workers have the collector exposed (vitest.config.ts).
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (collect === undefined) throw new Error("run with node --expose-gc");
+  try {
+    const { schedule } = await import("../../src/views/frame");
+    const { MarkdownView } = await import("../../src/views/markdown");
+    const drawn = (): WeakRef<object> => {
+      const view = new MarkdownView();
+      schedule(() => view.update("Some *emphasis* here", false));
+      return new WeakRef(view);
+    };
+    const gone = drawn();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((gone.deref() as { el: HTMLElement } | undefined)?.el.textContent).not.toBe("");
+    // (A WeakRef read keeps its target alive until the task ends: none before collecting.)
+    for (let round = 0; round < 3; round++) {
+      collect();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(gone.deref()).toBeUndefined();
+  } finally {
+    vi.unstubAllGlobals();
+  }
+});

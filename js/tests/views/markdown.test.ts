@@ -5,6 +5,8 @@ import { TextRope } from "../../src/model/rope";
 import { loadHighlighter } from "../../src/views/code/highlight";
 import { schedule } from "../../src/views/frame";
 import {
+  BURST_GROWTH,
+  BURST_QUIET_MS,
   CHAPTER_PAGES,
   CHAPTER_SHEETS,
   COMMIT_BUDGET,
@@ -325,6 +327,54 @@ describe("incremental rendering", () => {
     }
     expect(view.el.querySelectorAll(".cs-md-block").length).toBeGreaterThan(0);
     expect(view.el.textContent?.replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
+  });
+
+  it("keeps a backlog plain while its text arrives in a burst, and renders it once the burst passed", async () => {
+    const paragraph = (k: number) => `paragraph ${k} ${"b".repeat(990)}\n\n`;
+    const inFrame = (job: () => void) =>
+      new Promise<void>((resolve) =>
+        schedule(() => {
+          job();
+          resolve();
+        }),
+      );
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let now = 1_000;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      // A saved text opened whole is not a burst: its markdown comes in the next tasks.
+      const opened = new MarkdownView();
+      const saved = Array.from({ length: 60 }, (_, k) => paragraph(k)).join("");
+      await inFrame(() => opened.update(saved, false));
+      await waitUntil(() => opened.el.querySelector(".cs-md-block") !== null);
+      expect(opened.el.querySelector(".cs-md-block")).not.toBeNull();
+
+      // A streaming text that grows by more than a frame renders, frame after frame.
+      const view = new MarkdownView();
+      let text = "Intro.\n\n";
+      await inFrame(() => view.update(text, false));
+      for (let frame = 0; frame < 6; frame++) {
+        const added = Array.from({ length: 17 }, (_, k) => paragraph(frame * 17 + k)).join("");
+        expect(added.length).toBeGreaterThanOrEqual(BURST_GROWTH);
+        text += added;
+        await inFrame(() => view.update(text, false));
+        now += 30;
+      }
+      await pause(100);
+      // All of it is on screen, as plain text: no markdown step ran during the burst.
+      expect(view.el.querySelectorAll("p").length).toBeLessThanOrEqual(1);
+      expect(view.el.textContent?.replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
+
+      now += BURST_QUIET_MS;
+      // The introduction and the 102 paragraphs, the last one the live tail.
+      const paragraphs = () => view.el.querySelectorAll("p").length;
+      for (let k = 0; k < 500 && paragraphs() < 103; k++) await pause(20);
+      expect(paragraphs()).toBe(103);
+      expect(view.el.querySelector(".cs-md-plain")).toBeNull();
+      expect(view.el.textContent?.replace(/\s+/g, "")).toBe(text.replace(/\s+/g, ""));
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it("renders no long tail as markdown while a backlog still has blocks to commit", async () => {
