@@ -14,7 +14,7 @@ import pytest
 
 import chunkscope as cs
 from chunkscope.fold.state import MERGED_ROW_TEXT
-from chunkscope.live.consume import Channel, Consumer
+from chunkscope.live.consume import BURST_BATCHES, Allowance, Channel, Consumer
 
 
 class Browser:
@@ -85,11 +85,32 @@ def test_a_tight_loop_of_100k_deltas_costs_few_batches_and_loses_nothing() -> No
     elapsed = time.monotonic() - start
     assert browser.text() == state.full_text
     assert len(state.full_text) > 100_000
-    # at most max_rate batches a second, plus the first and the last
-    assert len(browser.batches) <= elapsed * 60 + 3
+    # at most max_rate batches a second, after the allowance of a few in a row, plus the last
+    assert len(browser.batches) <= elapsed * 60 + BURST_BATCHES + 2
     assert browser.gaps == 0
     content = len(state.full_text)
     assert browser.bytes <= 3 * content + 200 * len(browser.batches) + 20_000
+
+
+def test_a_busy_stream_sends_a_few_batches_at_once_then_paces_them() -> None:
+    # A burst's first batch holds only the run's start; its text must not wait an interval.
+    allowance = Allowance(0.02)
+    sent = 0
+    while allowance.wait(10.0) == 0:
+        allowance.take(10.0)
+        sent += 1
+    assert sent == BURST_BATCHES
+    assert allowance.wait(10.0) == pytest.approx(0.02)
+    assert allowance.wait(10.015) == pytest.approx(0.005)
+    assert allowance.wait(10.02) == pytest.approx(0, abs=1e-9)
+    allowance.take(10.02)
+    # A quiet second refills the allowance, never beyond its size.
+    assert allowance.wait(11.0) == 0
+    sent = 0
+    while allowance.wait(11.0) == 0:
+        allowance.take(11.0)
+        sent += 1
+    assert sent == BURST_BATCHES
 
 
 def test_a_slow_stream_gets_each_delta_at_once() -> None:
