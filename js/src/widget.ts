@@ -257,6 +257,8 @@ function render({ model, el }: RenderProps<Model>): () => void {
       pastState: viewAt,
       fetchHeld: entry.fetchHeld,
       wantRows: () => entry.wantRows(),
+      // The first view of a run in this page is the one a reader waits for.
+      sketchFirst: entry.views.size === 0,
     }),
   );
 }

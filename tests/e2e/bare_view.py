@@ -52,9 +52,11 @@ def record_messages(chunks: Iterable[dict[str, Any]]) -> list[tuple[float, str]]
 
 
 #: Mounts the view: ``{ code, css, libraries }`` are the bundle, its styles and the source of
-#: its markdown libraries. Leaves ``window.__bareView = { el, deliver(jsonText) }``.
+#: its markdown libraries; ``early`` (optional) the messages (JSON texts) that reach the model
+#: before its view is drawn, as a burst's first batches do in a fresh JupyterLab output.
+#: Leaves ``window.__bareView = { el, deliver(jsonText) }``.
 MOUNT_JS = """
-async ({ code, css, libraries }) => {
+async ({ code, css, libraries, early = [] }) => {
   const style = document.createElement('style');
   style.textContent = css;
   document.head.append(style);
@@ -81,12 +83,13 @@ async ({ code, css, libraries }) => {
   const el = document.createElement('div');
   el.style.width = '846px';
   document.body.append(el);
-  widget.initialize?.({ model });
-  widget.render({ model, el });
   const deliver = (text) => {
     const message = JSON.parse(text);
     for (const fn of listeners.get('msg:custom') ?? []) fn(message);
   };
+  widget.initialize?.({ model });
+  for (const text of early) deliver(text);
+  widget.render({ model, el });
   window.__bareView = { el, deliver };
 }
 """

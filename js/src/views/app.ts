@@ -11,9 +11,10 @@ import { mountActivity } from "./activity";
 import { gateWhileDetached } from "./attached";
 import { activeElementFor, h, setText } from "./dom";
 import { createFindBar } from "./find";
+import { sketchable, sketchFirstWords } from "./first-words";
 import { createShared, type MountPanel, type PanelContext } from "./panel";
 import { mountStatus } from "./status";
-import { mountTranscript, type PastState } from "./transcript/view";
+import { mountTranscript, type PastState, type TranscriptHandle } from "./transcript/view";
 
 export type TabName = "transcript" | "timeline" | "chunks";
 
@@ -36,6 +37,9 @@ export interface AppOptions {
   /** Asks the kernel for the inspector rows, which it sends only to a page that needs them
    * (the Chunks tab, and scrubbing, which counts chunks); absent where no kernel is. */
   wantRows?: () => void;
+  /** Draw the run's first words before building the view, when the run so far is plain text
+   * (see first-words.ts): for the first view of a run in a page, which no one has seen. */
+  sketchFirst?: boolean;
 }
 
 /** A mounted view. */
@@ -67,6 +71,75 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   const prefix = `cs-view-${viewCount}`;
   const root = h("div", "chunkscope");
   root.setAttribute("role", "region");
+  el.append(root);
+  // Everything below draws from the gated store: a view taken off the page stops drawing.
+  const gate = gateWhileDetached(options.store, root);
+  const { store } = gate;
+  const titleOf = () => store.get().run.title || options.fallbackTitle() || "StreamView";
+
+  const ctx: PanelContext = {
+    store,
+    selection: createShared<string | null>(null),
+    scrubTime: createShared<number | null>(null),
+    scrollToPart(partId) {
+      const view = built();
+      view.show("transcript");
+      ctx.selection.set(partId);
+      view.transcript.scrollTo(partId);
+    },
+  };
+
+  let view: BuiltView | null = null;
+  let dropSketch: (() => void) | null = null;
+  const built = (): BuiltView => {
+    if (view === null) {
+      dropSketch?.();
+      dropSketch = null;
+      view = buildView(root, prefix, ctx, titleOf, options);
+    }
+    return view;
+  };
+  if (options.sketchFirst === true && sketchable(store.get())) {
+    dropSketch = sketchFirstWords(root, store, titleOf, built);
+  } else {
+    built();
+  }
+
+  return {
+    el: root,
+    wasShown: gate.wasShown,
+    moveTo(el) {
+      el.append(root);
+      gate.back();
+      view?.transcript.moved();
+    },
+    ctx,
+    show: (tab) => built().show(tab),
+    unmount() {
+      dropSketch?.();
+      view?.unmount();
+      gate.dispose();
+      root.remove();
+    },
+  };
+}
+
+/** A view's contents, once built. */
+interface BuiltView {
+  transcript: TranscriptHandle;
+  show(tab: TabName): void;
+  unmount(): void;
+}
+
+/** Build the header, find bar, status bar, activity strip and panels into `root`. */
+function buildView(
+  root: HTMLElement,
+  prefix: string,
+  ctx: PanelContext,
+  titleOf: () => string,
+  options: AppOptions,
+): BuiltView {
+  const { store } = ctx;
   const header = h("div", "cs-header");
   const title = h("span", "cs-title");
   title.id = `${prefix}-title`;
@@ -83,26 +156,11 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   const activitySlot = h("div");
   const panelsEl = h("div", "cs-panels");
   root.append(header, statusSlot, activitySlot, panelsEl);
-  el.append(root);
-  // Everything below draws from the gated store: a view taken off the page stops drawing.
-  const gate = gateWhileDetached(options.store, root);
-  const { store } = gate;
 
   const panels = new Map<TabName, HTMLElement>();
   const buttons = new Map<TabName, HTMLButtonElement>();
   const cleanups: (() => void)[] = [];
   const mounted = new Set<TabName>();
-
-  const ctx: PanelContext = {
-    store,
-    selection: createShared<string | null>(null),
-    scrubTime: createShared<number | null>(null),
-    scrollToPart(partId) {
-      show("transcript");
-      ctx.selection.set(partId);
-      transcript.scrollTo(partId);
-    },
-  };
 
   for (const [name, label] of TABS) {
     const button = h("button", "cs-tab", label);
@@ -189,25 +247,15 @@ export function mountApp(el: HTMLElement, options: AppOptions): AppHandle {
   if (options.fetchHeld !== undefined) cleanups.push(relayWholeRequests(root, options.fetchHeld));
   cleanups.push(mountStatus(statusSlot, store, options.onStop));
   cleanups.push(mountActivity(activitySlot, store));
-  const drawTitle = () =>
-    setText(title, store.get().run.title || options.fallbackTitle() || "StreamView");
+  const drawTitle = () => setText(title, titleOf());
   drawTitle();
   cleanups.push(store.subscribe(drawTitle));
 
   return {
-    el: root,
-    wasShown: gate.wasShown,
-    moveTo(el) {
-      el.append(root);
-      gate.back();
-      transcript.moved();
-    },
-    ctx,
+    transcript,
     show,
     unmount() {
       for (const cleanup of cleanups.reverse()) cleanup();
-      gate.dispose();
-      root.remove();
     },
   };
 }

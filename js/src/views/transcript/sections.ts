@@ -25,6 +25,16 @@ export function heldView(part: Part, field: string, origin: Element): HeldView |
 }
 
 /** A small label whose colour follows the state (`cs-state-<state>` in the CSS). */
+/** The class that gives a badge its state's colour. */
+export function stateClass(state: string): string {
+  return `cs-state-${state.replace(/[^a-z0-9-]/gi, "_")}`;
+}
+
+/** A state as a badge reads it: dashes as spaces ("input-streaming" → "input streaming"). */
+export function stateLabel(state: string): string {
+  return state.replace(/-/g, " ");
+}
+
 export class Badge {
   /** The badge element. */
   readonly el = h("span", "cs-badge");
@@ -35,8 +45,8 @@ export class Badge {
     const value = state ?? "";
     if (value === this.current) return;
     this.current = value;
-    this.el.className = `cs-badge cs-state-${value.replace(/[^a-z0-9-]/gi, "_")}`;
-    setText(this.el, value.replace(/-/g, " "));
+    this.el.className = `cs-badge ${stateClass(value)}`;
+    setText(this.el, stateLabel(value));
     this.el.hidden = value === "";
   }
 }
