@@ -40,7 +40,9 @@ T = TypeVar("T")
 _READ_JS = """
 (index) => {
   const root = document.querySelectorAll('.chunkscope')[index];
-  if (!root) return null;
+  // A fresh view shows its run's first words in a sketch for a frame before it is built:
+  // not drawn yet, as far as a reading goes.
+  if (!root || !root.querySelector('.cs-status')) return null;
   const text = (sel) => Array.from(root.querySelectorAll(sel)).map((n) => n.textContent);
   const status = root.querySelector('.cs-status');
   const badge = status && status.querySelector(':scope > .cs-badge');

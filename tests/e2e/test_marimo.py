@@ -44,7 +44,8 @@ _READ_JS = """
     return null;
   };
   const root = find(document);
-  if (!root) return null;
+  // Not drawn yet while a fresh view shows its first words' sketch.
+  if (!root || !root.querySelector('.cs-status')) return null;
   const badge = root.querySelector('.cs-status > .cs-badge');
   const blocks = root.querySelector('.cs-blocks');
   const activity = root.querySelector('.cs-activity');

@@ -113,7 +113,8 @@ _OBSERVE_JS = (
 _WIDGET_STATE_JS = """
 () => {
   const root = document.querySelector('.chunkscope');
-  if (!root) return null;
+  // Not drawn yet while a fresh view shows its first words' sketch.
+  if (!root || !root.querySelector('.cs-status')) return null;
   const badge = root.querySelector('.cs-status > .cs-badge');
   return {
     status: badge ? badge.textContent : '',
