@@ -4,6 +4,8 @@ raises and is reported as `InvalidChunk`; real recordings parse cleanly."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -928,3 +930,33 @@ def test_real_recordings_parse_to_their_classes_and_round_trip() -> None:
                 problems.append(f"{where}: does not round-trip")
     assert count > 0
     assert problems == []
+
+
+def test_a_new_process_folds_a_runs_frame_without_building_a_validator() -> None:
+    # The first run in a new kernel does not pay for building these validators before its
+    # text can leave; types few runs send are still built when first seen.
+    script = """
+import json
+import chunkscope
+from chunkscope.chunks.parse import BUILT_AT_IMPORT, CHUNK_CLASSES
+built = lambda: {kind for kind, cls in CHUNK_CLASSES.items() if cls.__pydantic_complete__}
+at_import = built()
+state = chunkscope.accumulate([
+    {"type": "start", "runId": "r", "from": "AGENT", "payload": {}},
+    {"type": "step-start", "runId": "r", "from": "AGENT", "payload": {"messageId": "m"}},
+    {"type": "text-start", "runId": "r", "from": "AGENT", "payload": {"id": "t"}},
+    {"type": "text-delta", "runId": "r", "from": "AGENT", "payload": {"id": "t", "text": "Hi"}},
+    {"type": "text-end", "runId": "r", "from": "AGENT", "payload": {"id": "t"}},
+    {"type": "finish", "runId": "r", "from": "AGENT", "payload": {}},
+])
+print(json.dumps({"common": list(BUILT_AT_IMPORT), "at_import": sorted(at_import),
+                  "after_run": sorted(built()), "text": state.text}))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    seen = json.loads(out.strip().splitlines()[-1])
+    assert seen["text"] == "Hi"
+    assert set(seen["common"]) <= set(seen["at_import"])
+    assert seen["after_run"] == seen["at_import"], "the run built a validator of its own"
+    assert "tripwire" not in seen["at_import"], "a rare type was built at import"

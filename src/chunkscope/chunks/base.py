@@ -140,7 +140,7 @@ _CONFIG = ConfigDict(
     # rather than failing the dump, as the adapters do with bytes.
     ser_json_bytes="base64",
     # Build each validator on first use: importing stays fast, and a stream only pays for
-    # the types it actually sends.
+    # the types it actually sends (but see parse.BUILT_AT_IMPORT: those every run sends).
     defer_build=True,
 )
 
