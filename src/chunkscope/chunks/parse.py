@@ -372,16 +372,6 @@ could leave, more on a machine the page and the server keep busy; all of them ta
 17 ms of the import."""
 
 
-def _build_common_validators() -> None:
-    for kind in BUILT_AT_IMPORT:
-        cls = CHUNK_CLASSES[kind]
-        cls.model_rebuild()
-        _VALIDATORS[kind] = cls.__pydantic_validator__.validate_python
-
-
-_build_common_validators()
-
-
 _PREFIXED: tuple[tuple[str, type[BaseChunk]], ...] = (
     (_DATA_PREFIX, DataChunk),
     (_AGENT_EVENT_PREFIX, AgentExecutionEventChunk),
@@ -424,6 +414,15 @@ def _validator_for(kind: str) -> _Validate:
         if kind.startswith(prefix):
             return family.__pydantic_validator__.validate_python
     return UnknownChunk.__pydantic_validator__.validate_python
+
+
+def _build_common_validators() -> None:
+    for kind in BUILT_AT_IMPORT:
+        CHUNK_CLASSES[kind].model_rebuild()
+        _validator_for(kind)
+
+
+_build_common_validators()
 
 
 _JSON_LEAVES = (str, int, float, bool, type(None))
