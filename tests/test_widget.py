@@ -431,6 +431,23 @@ def test_a_displayed_view_is_sent_its_run_before_its_page_says_ready(
     assert view.sent[-1]["kind"] == "snapshot"
 
 
+def test_a_view_displayed_before_its_run_is_given_the_libraries_as_it_is_displayed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Nothing of a run waits behind them then; asked for later by the page, they could come
+    # while the run's first batches are on their way.
+    _pretend_a_kernel_displays(monkeypatch)
+    waiting = Captured(title="shown first")
+    assert waiting._libraries == ""
+    waiting.display_once()
+    assert "export" in waiting._libraries and len(waiting._libraries) > 50_000
+    # A view displayed as its run starts keeps them until its page asks, after the first words.
+    running = cs.show(cs.demo.stream(speed=0.001), title="shown running")
+    assert running._libraries == ""
+    running.stop()
+    running.result(timeout=30)
+
+
 def test_a_view_displayed_after_its_run_began_is_sent_what_came_before_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

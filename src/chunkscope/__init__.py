@@ -70,7 +70,7 @@ def show(source: _Any, *, title: str = "", display: bool = True, **options: _Any
     if display:
         # Shown before the first chunk is read: the page follows the run from its first
         # batch, and the cell's own work is not slowed by a source folding in a thread.
-        view.display_once()
+        view.display_once(run_follows=True)
     return view.start(prepared, adapter=None, **reading)
 
 

@@ -6,7 +6,8 @@
  * first needed once those words are on screen (markdown follows the plain text), so each
  * model asks for them in an idle task after its view is drawn. A RunBoard model does the
  * same for the runs opened on it, and asks when the first of them wants the libraries: its
- * rows never do.
+ * rows never do. A StreamView displayed before its run starts is given them by the kernel
+ * as it is displayed: no first words wait behind them then.
  *
  * Each model asks for its own copy, although the page imports one: a saved notebook keeps
  * what its models hold, and the model that brought the page its libraries may be gone by
@@ -73,8 +74,9 @@ function load(source: string, importSource: ImportSource, report: Report): void 
 
 /**
  * Keep `model`'s libraries: asked of the kernel with `ask` (once, in an idle task after
- * `drawn` is called) while the model has none, and imported for the page when a view wants
- * them; `report` says so when the import this model started fails. Returns `drawn`, to call
+ * `drawn` is called) while the model has none, and imported for the page as soon as the
+ * model holds them (or when a view wants them first); `report` says so when the import this
+ * model started fails. Returns `drawn`, to call
  * when a view of the model is drawn, and `dispose`.
  */
 export function followLibraries(
@@ -95,6 +97,10 @@ export function followLibraries(
   };
   const stopWanting = onWanted(wanted);
   const stopWatching = model.watch(() => load(model.get(), importSource, report));
+  // A model that holds its libraries already (a saved notebook's, or a view the kernel gave
+  // them as it was displayed with no run yet) brings them to the page now, not in the frame
+  // of its run's first markdown.
+  load(model.get(), importSource, report);
   return {
     drawn: () => whenIdle(ensure),
     dispose() {

@@ -89,6 +89,18 @@ it("imports a saved model's libraries without asking, once for the page however 
   second.dispose();
 });
 
+it("imports the libraries a model holds when it is followed, before any view wants them", async () => {
+  // A view displayed before its run is given them then: its run's first markdown must not
+  // wait for the import.
+  const load = importer();
+  const asked: number[] = [];
+  const follow = followLibraries(new LibrariesTrait(SOURCE), () => asked.push(1), load);
+  expect(load.calls).toEqual([SOURCE]);
+  await waitUntil(() => librariesReady());
+  expect(asked).toEqual([]);
+  follow.dispose();
+});
+
 it("leaves markdown plain, and tells the reader why, when the module is not the libraries", async () => {
   const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
   const reported: string[] = [];

@@ -23,14 +23,16 @@ class DisplayedOutput:
         """The ``text/plain`` and ``text/html`` of the output bundle."""
         raise NotImplementedError
 
-    def display_once(self) -> None:
+    def display_once(self, *, run_follows: bool = False) -> None:
         """Display the widget now. When the call that made it is a cell's last line, the
-        cell's echo of the returned widget does not draw it a second time; a later cell does."""
+        cell's echo of the returned widget does not draw it a second time; a later cell does.
+        ``run_follows``: the caller starts the widget's run right after, so its page is to
+        receive the run before anything it can do without."""
         try:
             from IPython import get_ipython
         except ImportError:
             return
-        self._display_bundle()
+        self._display_bundle(run_follows=run_follows)
         shell = get_ipython()
         self._shown_in = getattr(shell, "execution_count", None) if shell else None
 
@@ -42,9 +44,9 @@ class DisplayedOutput:
         if self._shown_in is not None and count == self._shown_in:
             self._shown_in = None  # the echo of the cell that showed it
             return
-        self._display_bundle()
+        self._display_bundle(run_follows=False)
 
-    def _display_bundle(self) -> None:
+    def _display_bundle(self, *, run_follows: bool) -> None:
         # Every output of this widget shares one display id, so each refresh updates all of
         # them in place (JupyterLab, nbclient and so nbconvert --execute follow display ids).
         from IPython import get_ipython
@@ -57,10 +59,11 @@ class DisplayedOutput:
             return
         display(data, metadata=metadata, raw=True, display_id=self._display_id)  # type: ignore[no-untyped-call]
         self._displayed = True
-        self._on_displayed()
+        self._on_displayed(run_follows=run_follows)
 
-    def _on_displayed(self) -> None:
-        """Called after each display of the widget in a notebook."""
+    def _on_displayed(self, *, run_follows: bool) -> None:
+        """Called after each display of the widget in a notebook; ``run_follows`` as
+        ``display_once``'s."""
 
     def _refresh_display(self) -> None:
         """Bring every displayed output of this widget up to date."""

@@ -3,8 +3,9 @@
 marked, DOMPurify and highlight.js (``static/libraries.js``) are more than half of what a
 view needs, and needed only once text is to be drawn as markdown: every kilobyte a page
 receives before a view's first words delays them. A widget that carries them sets its
-``_libraries`` trait when its page asks (``LibrariesRequest``) and when the notebook must
-keep them (a cell that waited for the run, a saved board with runs kept whole).
+``_libraries`` trait when its page asks (``LibrariesRequest``), when it is displayed before
+its run starts (nothing of the run is waiting then) and when the notebook must keep them (a
+cell that waited for the run, a saved board with runs kept whole).
 """
 
 from __future__ import annotations

@@ -224,9 +224,14 @@ class StreamView(DisplayedOutput, CarriesLibraries, anywidget.AnyWidget):
     def __repr__(self) -> str:
         return f"StreamView(title={self.title!r})"
 
-    def _on_displayed(self) -> None:
+    def _on_displayed(self, *, run_follows: bool) -> None:
         # A page will draw this view: its batches need not wait for the page's "ready".
         self._channel.expect_view()
+        if self._consumer is None and not run_follows:
+            # Shown before its run, which a later cell starts: no first words wait behind the
+            # libraries now, and when the page asks for them, they could come while the run's
+            # first batches are on their way.
+            self._send_libraries()
 
     def readable(self) -> tuple[str, str]:
         """The run as a reader without the widget sees it: ``text/plain`` (this view's repr,
