@@ -77,7 +77,16 @@ def test_widgets_render_and_their_state_is_saved(lab: LabPage) -> None:
 @pytest.mark.e2e
 def test_dropped_iopub_messages_are_reported(rate_limited_lab: LabPage) -> None:
     lab = rate_limited_lab
-    flood = "for i in range(400):\n    print(i, flush=True)"
+    # An update of one display hands its message to the kernel's IOPub thread and goes on;
+    # print(flush=True) waits for that thread every time, and on a loaded machine 400 of them
+    # came slower than the limit. One output updated keeps the warning in view: JupyterLab
+    # draws only a cell's first 50 outputs.
+    flood = (
+        "from IPython.display import display, update_display\n"
+        "display(0, display_id='flood')\n"
+        "for i in range(1000):\n"
+        "    update_display(i, display_id='flood')"
+    )
     lab.open(lab.new_notebook([flood], "flood"))
     assert not lab.iopub_warning_seen()
     lab.run_all(timeout_s=120)
