@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import threading
 import time
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 import chunkscope as cs
+import chunkscope.live.display
 from captured_view import Captured, RecordingComm
 from chunkscope.live.widget import READABLE_HTML_LIMIT, READABLE_HTML_TAGS
 
@@ -373,6 +375,8 @@ def test_a_run_large_enough_to_be_saved_packed_refreshes_its_readable_output_at_
 
     view: Any = None
     refreshed: list[tuple[bool, int]] = []  # (ended, characters of text) at each refresh
+    # Refreshes as often as the snapshot's schedule asks: this run is short.
+    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", 0.0)
     monkeypatch.setattr(IPython, "get_ipython", lambda: object())
     monkeypatch.setattr(IPython.display, "display", lambda data, **kw: None)
 
@@ -402,6 +406,101 @@ def test_a_run_large_enough_to_be_saved_packed_refreshes_its_readable_output_at_
     assert mid_run, "while the run is small, its readable output follows it"
     assert max(mid_run) <= PACK_OVER_BYTES
     assert refreshed[-1][0], "the run as it ended is written out"
+
+
+def _text_chunks(*phases: tuple[int, str, float]) -> Iterator[dict[str, Any]]:
+    """A text run: for each phase, that many deltas of that text, that many seconds apart."""
+
+    def chunk(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"type": type_, "runId": "r", "from": "AGENT", "payload": payload}
+
+    yield chunk("start", {})
+    yield chunk("text-start", {"id": "t"})
+    for deltas, text, pause in phases:
+        for _ in range(deltas):
+            if pause:
+                time.sleep(pause)
+            yield chunk("text-delta", {"id": "t", "text": text})
+    yield chunk("text-end", {"id": "t"})
+
+
+def _record_refreshes(
+    monkeypatch: pytest.MonkeyPatch, holder: dict[str, Any]
+) -> list[tuple[float, bool, int]]:
+    """(monotonic time, ended, characters of text) at each update of the view's output."""
+    import IPython
+    import IPython.display
+
+    refreshed: list[tuple[float, bool, int]] = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
+    monkeypatch.setattr(IPython.display, "display", lambda data, **kw: None)
+
+    def update(data: Any, **kw: Any) -> None:
+        state = holder["view"].state
+        refreshed.append((time.monotonic(), state.ended, len(state.text)))
+
+    monkeypatch.setattr(IPython.display, "update_display", update)
+    return refreshed
+
+
+def test_a_run_that_ends_within_the_refresh_interval_refreshes_its_output_at_the_end_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", 5.0)
+    holder: dict[str, Any] = {}
+    refreshed = _record_refreshes(monkeypatch, holder)
+    # 400 KB in 2,000 deltas over about 0.4 s: its snapshot's schedule asks for refreshes
+    # at 64 KB and 256 KB, both while the run goes on.
+    holder["view"] = view = cs.show(_text_chunks((2_000, "x" * 199 + "\n", 0.0002)), title="burst")
+    view.result(timeout=30)
+    time.sleep(0.2)  # past any refresh that would have been put off
+    assert refreshed, "the run as it ended is written out"
+    assert all(ended for _, ended, _ in refreshed), "no refresh while the run went on"
+    assert refreshed[0][2] == len(view.state.text) == 400_000
+
+
+def test_refreshes_asked_for_while_a_run_goes_on_come_an_interval_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    interval = 0.8
+    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", interval)
+    holder: dict[str, Any] = {}
+    refreshed = _record_refreshes(monkeypatch, holder)
+    started = time.monotonic()
+    # 100 KB at once, which makes the snapshot's schedule ask for a refresh at once, then
+    # 800 short deltas over about 1.6 s.
+    chunks = _text_chunks((1_000, "y" * 99 + "\n", 0.0), (800, "z\n", 0.002))
+    holder["view"] = view = cs.show(chunks, title="slow")
+    view.result(timeout=30)
+    mid_run = [(at, chars) for at, ended, chars in refreshed if not ended]
+    assert mid_run, "while the run goes on, its readable output follows it"
+    times = [started] + [at for at, _ in mid_run]
+    # Each came an interval after the run's start or the refresh before it, with the run as
+    # it stood then.
+    assert all(b - a >= interval for a, b in itertools.pairwise(times)), refreshed
+    assert 100_000 < mid_run[0][1] < len(view.state.text)
+    assert refreshed[-1][1], "the run as it ended is written out"
+
+
+def test_a_refresh_put_off_is_not_made_once_the_run_is_saved_packed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from chunkscope.wire.persisted import PACK_OVER_BYTES
+
+    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", 0.5)
+    holder: dict[str, Any] = {}
+    refreshed = _record_refreshes(monkeypatch, holder)
+    # 100 KB at once asks for a refresh, put off; 500 KB more before it is due make the run
+    # one saved packed; then 1.2 s of short deltas while the refresh falls due.
+    chunks = _text_chunks(
+        (1_000, "a" * 99 + "\n", 0.0), (5_000, "b" * 99 + "\n", 0.00002), (600, "c\n", 0.002)
+    )
+    holder["view"] = view = cs.show(chunks, title="grows")
+    view.result(timeout=30)
+    assert len(view.state.text) > 2 * PACK_OVER_BYTES
+    assert view.snapshot is not None and "encoding" in view.snapshot
+    assert refreshed and refreshed[-1][1], "the run as it ended is written out"
+    assert [chars for _, ended, chars in refreshed if not ended] == []
 
 
 def _pretend_a_kernel_displays(monkeypatch: pytest.MonkeyPatch) -> None:

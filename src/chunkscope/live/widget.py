@@ -59,6 +59,12 @@ output it receives, tag by tag and in one task, to find headings: about 20 µs a
 two-core machine, so 1,000 tags stay near 20 ms where a 100-row board table took 60-80."""
 
 
+def refreshes_mid_run(state: RunState, saved: dict[str, Any] | None) -> bool:
+    """Whether a run whose saved snapshot is ``saved`` is small enough to refresh its readable
+    output while it goes on (``LIVE_REFRESH_MAX_PARTS``, and not saved packed)."""
+    return len(state.parts) <= LIVE_REFRESH_MAX_PARTS and "encoding" not in (saved or {})
+
+
 def fits_readable_html(static: str) -> bool:
     """Whether ``static`` is small enough, in characters and tags, for the readable output."""
     return len(static) <= READABLE_HTML_LIMIT and static.count("<") <= READABLE_HTML_TAGS
@@ -159,6 +165,7 @@ class StreamView(DisplayedOutput, CarriesLibraries, anywidget.AnyWidget):
         recorder = (
             Recorder(record, include_transient=include_transient) if record is not None else None
         )
+        self._hold_refreshes()
         self._consumer = Consumer(
             as_source(source, adapter=adapter),
             self._channel,
@@ -223,6 +230,10 @@ class StreamView(DisplayedOutput, CarriesLibraries, anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         return f"StreamView(title={self.title!r})"
+
+    def _refresh_still_due(self) -> bool:
+        # Put off until now, it is made only if the run is still small enough for one.
+        return refreshes_mid_run(self.state, self.snapshot)
 
     def _on_displayed(self, *, run_follows: bool) -> None:
         # A page will draw this view: its batches need not wait for the page's "ready".
@@ -324,13 +335,14 @@ class _WidgetSink:
         packed = pack_snapshot(snapshot)
         with self._view.hold_sync():
             self._view.snapshot = packed
-        # The readable output follows the saved snapshot's schedule: a notebook saved
-        # without widget state keeps the run as of this moment. A large run is written out
+        # The readable output follows the saved snapshot's schedule, no sooner than
+        # REFRESH_INTERVAL_S after the last refresh while the run goes on: a notebook saved
+        # without widget state keeps the run as of then. A large run is written out
         # at the end only: its transcript, made while the channel waits, would hold back the
         # batches and reach the page as one burst; and every refresh replaces the output,
         # which JupyterLab answers by drawing the view again in a new place (a 60-120 ms
         # task in the page each time, measured at 100k and 1M deltas).
-        state = self._view.state
-        small = len(state.parts) <= LIVE_REFRESH_MAX_PARTS and "encoding" not in packed
-        if state.ended or small:
+        if self._view.state.ended:
             self._view._refresh_display()
+        elif refreshes_mid_run(self._view.state, packed):
+            self._view._refresh_display_soon()
