@@ -76,8 +76,8 @@ function load(source: string, importSource: ImportSource, report: Report): void 
  * Keep `model`'s libraries: asked of the kernel with `ask` (once, in an idle task after
  * `drawn` is called) while the model has none, and imported for the page as soon as the
  * model holds them (or when a view wants them first); `report` says so when the import this
- * model started fails. Returns `drawn`, to call
- * when a view of the model is drawn, and `dispose`.
+ * model started fails. Returns `drawn`, to call when a view of the model is drawn, and
+ * `dispose`.
  */
 export function followLibraries(
   model: LibrariesModel,
