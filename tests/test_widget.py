@@ -503,6 +503,45 @@ def test_a_refresh_put_off_is_not_made_once_the_run_is_saved_packed(
     assert [chars for _, ended, chars in refreshed if not ended] == []
 
 
+def test_a_refresh_begun_before_another_never_sends_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import IPython.display
+
+    from chunkscope.live.display import DisplayedOutput
+
+    sent: list[str] = []
+    monkeypatch.setattr(
+        IPython.display, "update_display", lambda data, **kw: sent.append(data["text/plain"])
+    )
+    building = threading.Event()
+    finish_build = threading.Event()
+
+    class Output(DisplayedOutput):
+        _display_id = "d"
+        _displayed = True
+        text = "as of 1.0 s; the run was still going"
+
+        def _bundle(self) -> tuple[dict[str, Any], dict[str, Any]]:
+            text = self.text
+            if threading.current_thread() is not threading.main_thread():
+                building.set()  # the refresh from another thread read the run as it stood
+                finish_build.wait(10)
+            return {"text/plain": text}, {}
+
+    output = Output()
+    # A refresh put off until now (a timer's thread) reads the run, and is slow to send...
+    late = threading.Thread(target=output._refresh_display)
+    late.start()
+    assert building.wait(10)
+    # ...while the run ends and its end's refresh goes out.
+    output.text = "the run as it ended"
+    output._refresh_display()
+    finish_build.set()
+    late.join(10)
+    assert sent == ["the run as it ended"]
+
+
 def _pretend_a_kernel_displays(monkeypatch: pytest.MonkeyPatch) -> None:
     import IPython
     import IPython.display

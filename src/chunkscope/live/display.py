@@ -32,6 +32,7 @@ class DisplayedOutput:
     # When the output was last brought up to date (or its run started), time.monotonic().
     _refreshed_at: float = float("-inf")
     _refresh_timer: threading.Timer | None = None
+    _refreshes_begun = 0
     # One lock for every widget's refresh schedule: it guards a few attribute reads and writes.
     _refresh_lock = threading.Lock()
 
@@ -88,6 +89,8 @@ class DisplayedOutput:
             if self._refresh_timer is not None:
                 self._refresh_timer.cancel()
                 self._refresh_timer = None
+            self._refreshes_begun += 1
+            this_one = self._refreshes_begun
         if not self._displayed:
             return
         try:
@@ -95,7 +98,12 @@ class DisplayedOutput:
         except ImportError:
             return
         data, metadata = self._bundle()
-        update_display(data, raw=True, metadata=metadata, display_id=self._display_id)  # type: ignore[no-untyped-call]
+        with self._refresh_lock:
+            # Refreshes come from several threads (the run's, a timer's, the cell's): one
+            # begun after this one sends the output as it stood then, and must stay the last.
+            if this_one != self._refreshes_begun:
+                return
+            update_display(data, raw=True, metadata=metadata, display_id=self._display_id)  # type: ignore[no-untyped-call]
 
     def _hold_refreshes(self) -> None:
         """A run starts: refreshes asked for while it goes on wait ``REFRESH_INTERVAL_S``."""
