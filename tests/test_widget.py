@@ -368,44 +368,19 @@ def test_display_updates_the_bundle_in_place_at_each_persist_and_at_the_end(
 def test_a_run_large_enough_to_be_saved_packed_refreshes_its_readable_output_at_the_end_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import IPython
-    import IPython.display
-
     from chunkscope.wire.persisted import PACK_OVER_BYTES
 
-    view: Any = None
-    refreshed: list[tuple[bool, int]] = []  # (ended, characters of text) at each refresh
     # Refreshes as often as the snapshot's schedule asks: this run is short.
-    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", 0.0)
-    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
-    monkeypatch.setattr(IPython.display, "display", lambda data, **kw: None)
-
-    def update(data: Any, **kw: Any) -> None:
-        refreshed.append((view.state.ended, len(view.state.text)))
-
-    monkeypatch.setattr(IPython.display, "update_display", update)
-
-    def chunk(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
-        return {"type": type_, "runId": "r", "from": "AGENT", "payload": payload}
-
+    refreshed, holder = _record_refreshes(monkeypatch, interval=0.0)
     line = "A line of the answer, long enough to make the run large quickly. " * 15 + "\n"
-
-    def stream() -> Iterator[dict[str, Any]]:
-        yield chunk("start", {})
-        yield chunk("step-start", {"request": {}})
-        yield chunk("text-start", {"id": "t"})
-        for _ in range(700):
-            time.sleep(0.002)  # a model typing: batches, and saves, go out while it does
-            yield chunk("text-delta", {"id": "t", "text": line})
-        yield chunk("text-end", {"id": "t"})
-
-    view = cs.show(stream(), title="long")
+    # A model typing: batches, and saves, go out while it does.
+    holder["view"] = view = cs.show(_text_chunks((700, line, 0.002)), title="long")
     view.result(timeout=60)
     assert len(view.state.text) > 2 * PACK_OVER_BYTES
-    mid_run = [chars for ended, chars in refreshed if not ended]
+    mid_run = [chars for _, ended, chars in refreshed if not ended]
     assert mid_run, "while the run is small, its readable output follows it"
     assert max(mid_run) <= PACK_OVER_BYTES
-    assert refreshed[-1][0], "the run as it ended is written out"
+    assert refreshed[-1][1], "the run as it ended is written out"
 
 
 def _text_chunks(*phases: tuple[int, str, float]) -> Iterator[dict[str, Any]]:
@@ -425,30 +400,30 @@ def _text_chunks(*phases: tuple[int, str, float]) -> Iterator[dict[str, Any]]:
 
 
 def _record_refreshes(
-    monkeypatch: pytest.MonkeyPatch, holder: dict[str, Any]
-) -> list[tuple[float, bool, int]]:
-    """(monotonic time, ended, characters of text) at each update of the view's output."""
-    import IPython
+    monkeypatch: pytest.MonkeyPatch, *, interval: float
+) -> tuple[list[tuple[float, bool, int]], dict[str, Any]]:
+    """With refreshes ``interval`` s apart in a pretended kernel: the list that gets
+    (monotonic time, ended, characters of text) at each update of the output of the view
+    put in the returned holder's ``"view"``."""
     import IPython.display
 
+    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", interval)
+    _pretend_a_kernel_displays(monkeypatch)
     refreshed: list[tuple[float, bool, int]] = []
-    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
-    monkeypatch.setattr(IPython.display, "display", lambda data, **kw: None)
+    holder: dict[str, Any] = {}
 
     def update(data: Any, **kw: Any) -> None:
         state = holder["view"].state
         refreshed.append((time.monotonic(), state.ended, len(state.text)))
 
     monkeypatch.setattr(IPython.display, "update_display", update)
-    return refreshed
+    return refreshed, holder
 
 
 def test_a_run_that_ends_within_the_refresh_interval_refreshes_its_output_at_the_end_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", 5.0)
-    holder: dict[str, Any] = {}
-    refreshed = _record_refreshes(monkeypatch, holder)
+    refreshed, holder = _record_refreshes(monkeypatch, interval=5.0)
     # 400 KB in 2,000 deltas over about 0.4 s: its snapshot's schedule asks for refreshes
     # at 64 KB and 256 KB, both while the run goes on.
     holder["view"] = view = cs.show(_text_chunks((2_000, "x" * 199 + "\n", 0.0002)), title="burst")
@@ -463,9 +438,7 @@ def test_refreshes_asked_for_while_a_run_goes_on_come_an_interval_apart(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     interval = 0.8
-    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", interval)
-    holder: dict[str, Any] = {}
-    refreshed = _record_refreshes(monkeypatch, holder)
+    refreshed, holder = _record_refreshes(monkeypatch, interval=interval)
     started = time.monotonic()
     # 100 KB at once, which makes the snapshot's schedule ask for a refresh at once, then
     # 800 short deltas over about 1.6 s.
@@ -487,9 +460,7 @@ def test_a_refresh_put_off_is_not_made_once_the_run_is_saved_packed(
 ) -> None:
     from chunkscope.wire.persisted import PACK_OVER_BYTES
 
-    monkeypatch.setattr(chunkscope.live.display, "REFRESH_INTERVAL_S", 0.5)
-    holder: dict[str, Any] = {}
-    refreshed = _record_refreshes(monkeypatch, holder)
+    refreshed, holder = _record_refreshes(monkeypatch, interval=0.5)
     # 100 KB at once asks for a refresh, put off; 500 KB more before it is due make the run
     # one saved packed; then 1.2 s of short deltas while the refresh falls due.
     chunks = _text_chunks(
