@@ -99,9 +99,11 @@ export function fragmentSanitizer(
     setUp?.(instance);
     instance.setConfig({ ...config, RETURN_DOM_FRAGMENT: true });
     // The config set above makes every call return a fragment; the library's types follow
-    // only the options passed with the call.
+    // only the options passed with the call. The fragment belongs to the document the
+    // library parsed into, one per call: adopted into the page's at once, what is done to it
+    // next (finding code blocks, adding their toolbar) happens in the document that shows it.
     const sanitize: FragmentSanitizer = (html) =>
-      instance.sanitize(html) as unknown as DocumentFragment;
+      document.adoptNode(instance.sanitize(html) as unknown as DocumentFragment);
     return accept === undefined || accept(sanitize) ? sanitize : null;
   };
   return () => {
