@@ -2,8 +2,9 @@
 
 ``pytest --nbval notebooks/`` re-runs every notebook and compares its outputs with the saved
 ones; this module checks what nbval does not: that every code cell was executed and saved
-with its outputs, in order, without widget state, and that each notebook opens with a title
-and a sentence of purpose. ``scripts/execute_notebooks.py`` writes notebooks that pass.
+with its outputs, in order, without widget state, that each notebook opens with a title
+and a sentence of purpose, and that it leaves no scratch folder behind.
+``scripts/execute_notebooks.py`` writes notebooks that pass.
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 VOLATILE = re.compile(
     rf" at 0x[0-9a-f]{{6,}}|{re.escape(str(REPO))}|chunkscope-\d\d-[a-z0-9_]{{8}}"
 )
+# Ways of making a file or folder that nothing removes: each run of a notebook (nbval runs
+# them all) would leave one more in the temporary folder. A kernel that nbval stops is killed,
+# so nothing is removed at its exit either.
+LEFT_BEHIND = re.compile(r"\btempfile\.(mkdtemp|mkstemp)\(|\bdelete=False\b")
+# A ``tempfile.TemporaryDirectory`` kept in a name, outside ``with``: its ``cleanup()`` must
+# come in a later cell.
+KEPT_SCRATCH = re.compile(r"^\s*(\w+)\s*=\s*tempfile\.TemporaryDirectory\(", re.MULTILINE)
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -61,6 +69,16 @@ def problems_of(notebook: dict[str, Any]) -> list[str]:
         elif count != expected:
             problems.append(f"cell {index} has execution_count {count}, expected {expected}")
         expected = (count if isinstance(count, int) else expected) + 1
+        code = source(cell)
+        left = LEFT_BEHIND.search(code)
+        if left:
+            problems.append(f"cell {index} makes a scratch file nothing removes ({left.group()})")
+        for kept in KEPT_SCRATCH.finditer(code):
+            later = "".join(
+                source(other) for other in cells[index:] if other["cell_type"] == "code"
+            )
+            if f"{kept.group(1)}.cleanup()" not in later:
+                problems.append(f"cell {index} makes {kept.group(1)!r}, never cleaned up")
         outputs = cell.get("outputs")
         if not outputs:
             problems.append(f"cell {index} has code but no saved outputs")
@@ -134,6 +152,10 @@ def broken(change: str) -> dict[str, Any]:
         cells[2]["outputs"] = [{"output_type": "error", "ename": "ValueError", "evalue": "x"}]
     elif change == "memory address":
         cells[1]["outputs"][0]["data"]["text/plain"] = "<Thing object at 0x7f3a2b1c4d50>"
+    elif change == "scratch left behind":
+        cells[2]["source"] = "folder = tempfile.mkdtemp()\nprint(1)"
+    elif change == "scratch never cleaned up":
+        cells[1]["source"] = "scratch = tempfile.TemporaryDirectory()\nstate"
     elif change == "scratch folder":
         cells[2]["outputs"][0]["text"] = "wrote /tmp/chunkscope-05-k2j4h5g6/run.jsonl\n"
     return notebook
@@ -155,6 +177,8 @@ def test_a_good_notebook_has_no_problems() -> None:
         ("error output", "cell 2 saved an error: ValueError"),
         ("memory address", "machine-specific text ' at 0x7f3a2b1c4d50'"),
         ("scratch folder", "machine-specific text 'chunkscope-05-k2j4h5g6'"),
+        ("scratch left behind", "cell 2 makes a scratch file nothing removes (tempfile.mkdtemp("),
+        ("scratch never cleaned up", "cell 1 makes 'scratch', never cleaned up"),
     ],
 )
 def test_each_way_of_committing_badly_is_caught(change: str, expected: str) -> None:
